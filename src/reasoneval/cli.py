@@ -1,0 +1,315 @@
+"""Command line: run | score | rescore | report | export | generate | list | judge-audit | finereason."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from .core import registry
+from .core.types import GenParams
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Knowledge-orthogonal reasoning evaluation (KOR-Bench, FineReason, R-Bench, General365).")
+
+StoreOpt = Annotated[Path, typer.Option("--store", envvar="REASONEVAL_STORE", help="SQLite run store")]
+DEFAULT_STORE = Path("reasoneval.db")
+
+
+def fail(msg: str, code: int = 2) -> NoReturn:
+    typer.echo(f"error: {msg}", err=True)
+    raise typer.Exit(code)
+
+
+def _bench(name: str) -> Any:
+    try:
+        return registry.get(name)
+    except registry.UnknownBenchmark as e:
+        fail(str(e))
+
+
+@app.command("list")
+def list_cmd() -> None:
+    """List benchmarks with their subsets and modes."""
+    for name in registry.names():
+        b = registry.get(name)
+        typer.echo(f"{name}: {b.description}")
+        typer.echo(f"  subsets: {', '.join(b.subsets())}")
+        typer.echo(f"  modes:   {', '.join(b.modes())} (default {b.default_mode})")
+
+
+@app.command()
+def run(
+    target: Annotated[str, typer.Argument(help="benchmark[:subset], e.g. korbench:cipher")],
+    model: Annotated[str, typer.Option(help="llamacpp/default | openai/<m> | openai-compat/<m>@URL[,URL] | hf/<path> | vllm/<path>")] = "llamacpp/default",
+    mode: Annotated[str | None, typer.Option(help="protocol (see `reasoneval list`)")] = None,
+    limit: Annotated[int | None, typer.Option(help="first N items of each subset")] = None,
+    concurrency: Annotated[int, typer.Option(help="requests in flight")] = 32,
+    samples: Annotated[int, typer.Option(help="samples per item")] = 1,
+    seed: int = 0,
+    max_tokens: Annotated[int | None, typer.Option(help="default: the benchmark's")] = None,
+    temperature: Annotated[float | None, typer.Option(help="default: greedy / provider default")] = None,
+    judge: Annotated[str | None, typer.Option(help="judge model spec (General365 text/choice items)")] = None,
+    retry_errors: Annotated[bool, typer.Option("--retry-errors", help="re-ask only failed calls")] = False,
+    executor: Annotated[str, typer.Option(help="local | ray")] = "local",
+    ray_address: Annotated[str | None, typer.Option(help="ray://host:port (default: start a local cluster)")] = None,
+    workers: Annotated[int, typer.Option(help="Ray workers")] = 2,
+    data: Annotated[str | None, typer.Option(help="dataset path (R-Bench / General365)")] = None,
+    store: StoreOpt = DEFAULT_STORE,
+    json_out: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    progress: bool = True,
+) -> None:
+    """Run a benchmark against a model, store every completion, score it and print the table."""
+    from .models.base import ModelError
+    from .runner.spec import RunSpec
+    from .store.sqlite import RunStore
+
+    name, subset = registry.parse_target(target)
+    bench = _bench(name)
+    if data:
+        os.environ[f"REASONEVAL_{name.upper()}_PATH"] = data
+    mode = mode or bench.default_mode
+    if mode not in bench.modes():
+        fail(f"unknown mode {mode!r} for {name}; known: {', '.join(bench.modes())}")
+    if subset and subset not in bench.subsets():
+        fail(f"unknown subset {subset!r} of {name}; known: {', '.join(bench.subsets())}")
+    d = bench.default_params
+    params = GenParams(max_tokens=max_tokens or d.max_tokens,
+                       temperature=temperature if temperature is not None else d.temperature,
+                       top_p=d.top_p, stop=d.stop)
+    spec = RunSpec(name, subset, mode, model, params, samples, seed, limit, judge)
+    st = RunStore(store)
+    try:
+        if executor == "ray":
+            from .runner.ray_exec import run_ray
+
+            result = run_ray(bench, spec, st, workers=workers, address=ray_address,
+                             retry_errors=retry_errors, progress=progress)
+        elif executor == "local":
+            result = asyncio.run(_run_local(bench, spec, st, concurrency, retry_errors, progress))
+        else:
+            fail(f"unknown executor {executor!r}: local or ray")
+    except ModelError as e:
+        fail(str(e))
+    except (FileNotFoundError, ValueError) as e:
+        fail(str(e))
+    typer.echo(f"run {result.run_id}{' (resumed)' if result.resumed else ''}: {result.units} items, "
+               f"{result.generated} generated, {result.cached} cached, {result.reused} reused, "
+               f"{result.errors} errors  [store {store}]", err=True)
+    _report(st, [result.run_id], json_out)
+
+
+async def _run_local(bench: Any, spec: Any, st: Any, concurrency: int, retry_errors: bool,
+                     progress: bool) -> Any:
+    from .models.preflight import check_reachable
+    from .models.registry import load_model
+    from .runner.engine import Runner
+
+    backend = load_model(spec.model, concurrency=concurrency, seed=spec.seed)
+    judge = load_model(spec.judge, concurrency=concurrency, seed=spec.seed) if spec.judge else None
+    try:
+        await check_reachable(backend)
+        if judge is not None:
+            await check_reachable(judge)
+        runner = Runner(bench, spec, st, backend, judge, concurrency=concurrency, progress=progress)
+        res = await runner.run(retry_errors=retry_errors)
+        stats = getattr(backend, "replica_stats", None)
+        if stats is not None and len(getattr(backend, "replicas", [])) > 1:
+            for r in stats():
+                typer.echo(f"replica {r['url']}: {r['done']} done, {r['failures']} failures, "
+                           f"{r['throughput_rps']} req/s", err=True)
+        return res
+    finally:
+        await backend.aclose()
+        if judge is not None:
+            await judge.aclose()
+
+
+def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default") -> None:
+    from .report import collect, render
+
+    try:
+        views = [collect.view(st, r, scorer) for r in refs]
+    except KeyError as e:
+        fail(str(e.args[0]))
+    tables = collect.merge(views)
+    if json_out:
+        typer.echo(json.dumps({"runs": [{"run": v.run, "stats": v.stats} for v in views],
+                               "tables": [t.to_json() for t in tables]}, ensure_ascii=False, indent=1))
+    else:
+        render.to_terminal(tables)
+        for v in views:
+            s = v.stats
+            typer.echo(f"{v.run['run_id']} {v.run['model']}: {s['items']} items, {s['errors']} errors, "
+                       f"{s['unextractable']} unextractable ({s['truncated']} truncated), "
+                       f"{s['prompt_tokens']}+{s['completion_tokens']} tokens")
+
+
+@app.command()
+def score(
+    run_ref: Annotated[str, typer.Argument(help="run id (or unique prefix)")],
+    store: StoreOpt = DEFAULT_STORE,
+    json_out: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Re-score a run's stored completions (never calls a model) and print its report."""
+    from .report.collect import resolve_run
+    from .runner.engine import SCORER
+    from .runner.rescore import rescore_run
+    from .store.sqlite import RunStore
+
+    st = RunStore(store)
+    try:
+        run = resolve_run(st, run_ref)
+    except KeyError as e:
+        fail(str(e.args[0]))
+    n = rescore_run(st, run)
+    typer.echo(f"re-scored {n} completions of run {run['run_id']}", err=True)
+    _report(st, [run["run_id"]], json_out, SCORER)
+
+
+@app.command()
+def rescore(
+    benchmark: Annotated[str, typer.Argument(help="korbench | finereason | rbench | general365")],
+    paths: Annotated[list[str], typer.Argument(help="files or folders of completions made elsewhere")],
+    jsonl: Annotated[bool, typer.Option("--jsonl", help="one verdict object per item on stdout")] = False,
+    scoring: Annotated[str, typer.Option(help="official | corrected (KOR-Bench)")] = "official",
+    diff: Annotated[bool, typer.Option("--diff", help="list items where official and corrected disagree")] = False,
+    judge: Annotated[str | None, typer.Option(help="judge model spec")] = None,
+) -> None:
+    """Score completions made elsewhere (each row: a release item plus a `response` field)."""
+    from .models.base import ModelError
+
+    bench = _bench(benchmark)
+    for p in paths:
+        if not Path(p).exists():
+            fail(f"{p}: no such file or folder")
+    options: dict[str, Any] = {"scoring": scoring, "diff": diff, "judge": None}
+    try:
+        if judge:
+            from .models.registry import load_model
+
+            options["judge"] = load_model(judge)
+        code = bench.rescore(paths, jsonl, options)
+    except ModelError as e:
+        fail(str(e))
+    except NotImplementedError as e:
+        fail(str(e))
+    except (ValueError, OSError) as e:
+        fail(str(e))
+    raise typer.Exit(code or 0)
+
+
+@app.command()
+def report(
+    runs: Annotated[list[str], typer.Argument(help="run ids (or unique prefixes)")],
+    store: StoreOpt = DEFAULT_STORE,
+    json_out: Annotated[bool, typer.Option("--json")] = False,
+    html: Annotated[Path | None, typer.Option(help="write a self-contained HTML report")] = None,
+    md: Annotated[Path | None, typer.Option(help="write the tables as Markdown")] = None,
+    csv_path: Annotated[Path | None, typer.Option("--csv", help="write the tables as CSV")] = None,
+) -> None:
+    """Print the tables of one or more runs (terminal and JSON; HTML/Markdown/CSV files)."""
+    from .report import collect, render
+    from .store.sqlite import RunStore
+
+    st = RunStore(store)
+    if md or csv_path or html:
+        try:
+            views = [collect.view(st, r) for r in runs]
+        except KeyError as e:
+            fail(str(e.args[0]))
+        tables = collect.merge(views)
+        if md:
+            md.write_text(render.to_markdown(tables), encoding="utf-8")
+        if csv_path:
+            csv_path.write_text(render.to_csv(tables), encoding="utf-8")
+        if html:
+            from .report.html import write_html
+
+            write_html(views, html)
+    _report(st, runs, json_out)
+
+
+@app.command()
+def export(
+    run_ref: str,
+    out: Annotated[Path, typer.Argument(help=".jsonl or .parquet")],
+    store: StoreOpt = DEFAULT_STORE,
+) -> None:
+    """Export a run's completions and verdicts."""
+    from .report.collect import resolve_run
+    from .store.export import export as do_export
+    from .store.sqlite import RunStore
+
+    st = RunStore(store)
+    try:
+        run = resolve_run(st, run_ref)
+        n = do_export(st, run["run_id"], "default", out)
+    except (KeyError, RuntimeError) as e:
+        fail(str(e.args[0]))
+    typer.echo(f"wrote {n} rows to {out}", err=True)
+
+
+@app.command()
+def generate(
+    target: Annotated[str, typer.Argument(help="korbench-cipher | finereason")],
+    n: Annotated[int, typer.Option("--n", help="how many")] = 10,
+    seed: int = 0,
+    rule: Annotated[int | None, typer.Option(help="cipher rule 1-25 (korbench-cipher)")] = None,
+    puzzle: Annotated[str | None, typer.Option(help="sudoku | graphcoloring | game24 | gridpuzzle")] = None,
+    from_path: Annotated[str | None, typer.Option("--from", help="questions file (gridpuzzle)")] = None,
+) -> None:
+    """Make fresh, contamination-free items (JSON lines on stdout)."""
+    if target == "korbench-cipher":
+        if rule is None or not 1 <= rule <= 25:
+            fail("--rule N (1-25) is required for korbench-cipher")
+        from .benchmarks.korbench.cipher_generate import generate_items
+
+        for it in generate_items(rule, n, seed):
+            sys.stdout.write(json.dumps(it, ensure_ascii=False) + "\n")
+    elif target == "finereason":
+        if puzzle not in ("sudoku", "graphcoloring", "game24", "gridpuzzle"):
+            fail("--puzzle must be one of sudoku, graphcoloring, game24, gridpuzzle")
+        from .benchmarks.finereason.cli import generate_cmd
+
+        generate_cmd(puzzle, n, seed, from_path)
+    else:
+        fail(f"unknown generator {target!r}: korbench-cipher or finereason")
+
+
+@app.command("judge-audit")
+def judge_audit(
+    predictions: Annotated[Path, typer.Argument(help="JSONL with judge verdicts")],
+    human: Annotated[Path, typer.Argument(help="JSONL with human labels")],
+) -> None:
+    """Agreement and confusion table between judge verdicts and human labels."""
+    from .scoring.judge import judge_audit as audit
+
+    try:
+        typer.echo(audit(str(predictions), str(human)))
+    except (ValueError, OSError, KeyError) as e:
+        fail(str(e))
+
+
+def _attach_finereason() -> None:
+    try:
+        from .benchmarks.finereason.cli import app as fr_app
+    except ImportError:
+        return
+    app.add_typer(fr_app, name="finereason", help="FineReason tools: label, ...")
+
+
+_attach_finereason()
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

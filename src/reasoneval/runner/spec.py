@@ -1,0 +1,36 @@
+"""RunSpec: everything that defines a run; its hash is the run id, so re-running a command resumes it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import __version__
+from ..core.hashing import hash_obj
+from ..core.types import GenParams
+
+
+@dataclass
+class RunSpec:
+    benchmark: str
+    subset: str | None
+    mode: str
+    model: str
+    params: GenParams
+    samples: int = 1
+    seed: int = 0
+    limit: int | None = None
+    judge: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def identity(self) -> dict[str, Any]:
+        return {"benchmark": self.benchmark, "subset": self.subset, "mode": self.mode, "model": self.model,
+                "params": self.params.to_json(), "samples": self.samples, "seed": self.seed,
+                "limit": self.limit, "judge": self.judge, "options": self.options}
+
+    def run_id(self) -> str:
+        return hash_obj(self.identity())[:12]
+
+    def record(self, data_version: str, prompt_version: str) -> dict[str, Any]:
+        return {**self.identity(), "package_version": __version__, "data_version": data_version,
+                "prompt_version": prompt_version}

@@ -1,0 +1,346 @@
+"""A time-bounded worker-process pool for work that may hang or blow up (SymPy on model output, ...).
+
+* ``submit(fn, *args, timeout=...)`` returns a :class:`concurrent.futures.Future`; ``fn`` and ``args`` must be
+  picklable (module-level functions). The future resolves to the return value, or raises
+  :class:`SandboxTimeout` (the worker ran past ``timeout``: it is killed and a fresh one takes its place),
+  :class:`WorkerCrashed` (the process died, e.g. out of memory) or :class:`RemoteError` (``fn`` raised).
+* Timeouts are enforced from the parent by killing the process: no ``signal.alarm``, so it works from any
+  thread and against C code that never returns to the interpreter.
+* Workers are forked from a ``forkserver`` whose ``preload`` modules are imported once, so a respawn after a
+  kill costs milliseconds, not a fresh interpreter start. Optional per-worker address-space limit.
+* One dispatcher thread per pool; ``submit`` is thread-safe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import multiprocessing as mp
+import os
+import sys
+import threading
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+
+WARMUP_ENV = "REASONEVAL_SANDBOX_WARMUP"
+
+
+def _run_warmups(spec: str) -> None:
+    """``"pkg.mod:func,pkg2.mod:func2"``: call each (errors ignored); used inside the fork server."""
+    import importlib
+
+    for item in filter(None, spec.split(",")):
+        mod, _, func = item.partition(":")
+        with contextlib.suppress(Exception):
+            getattr(importlib.import_module(mod), func)()
+
+
+class SandboxTimeout(TimeoutError):
+    """The task ran past its time limit; its worker was killed."""
+
+
+class WorkerCrashed(RuntimeError):
+    """The worker process died while running the task."""
+
+
+class RemoteError(RuntimeError):
+    """The task raised inside the worker; ``args[0]`` is the formatted exception."""
+
+
+def _limit_memory(limit_mb: int | None) -> None:
+    if not limit_mb:
+        return
+    with contextlib.suppress(Exception):
+        import resource
+
+        soft = limit_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (soft, soft))
+
+
+def _worker_main(conn: Connection, limit_mb: int | None, initializer: Callable[[], Any] | None) -> None:
+    _limit_memory(limit_mb)
+    if initializer is not None:
+        with contextlib.suppress(Exception):
+            initializer()
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        task_id, fn, args = msg
+        try:
+            reply = (task_id, True, fn(*args))
+        except BaseException as e:  # noqa: BLE001 - everything is reported back
+            reply = (task_id, False, "".join(traceback.format_exception_only(type(e), e)).strip())
+        try:
+            conn.send(reply)
+        except Exception as e:  # unpicklable result
+            conn.send((task_id, False, f"unpicklable result: {e!r}"))
+
+
+@dataclass
+class _Task:
+    id: int
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    timeout: float | None
+    future: Future[Any]
+
+
+@dataclass
+class _Worker:
+    proc: Any
+    conn: Connection
+    task: _Task | None = None
+    deadline: float = float("inf")
+    started: float = field(default_factory=time.monotonic)
+
+
+def _start_forkserver(ctx: Any, warmup: Sequence[str]) -> None:
+    """Start the fork server now, with ``warmup`` functions run once there after the preload imports, so
+    every worker (and every respawn) is forked with warm caches. No effect if it is already running."""
+    from multiprocessing import forkserver
+
+    if getattr(forkserver._forkserver, "_forkserver_pid", None) is not None:  # already running
+        return
+    old = os.environ.get(WARMUP_ENV)
+    os.environ[WARMUP_ENV] = ",".join(warmup)
+    try:
+        forkserver.ensure_running()
+    finally:
+        if old is None:
+            os.environ.pop(WARMUP_ENV, None)
+        else:
+            os.environ[WARMUP_ENV] = old
+
+
+def default_context(preload: Sequence[str] = ()) -> Any:
+    """``forkserver`` on Linux (preloading ``__main__`` like the default, plus ``preload``), else ``spawn``.
+
+    As with any multiprocessing start method but ``fork``, a script that uses the pool must keep its
+    top-level work under ``if __name__ == "__main__":``.
+    """
+    if sys.platform.startswith("linux") and "forkserver" in mp.get_all_start_methods():
+        ctx = mp.get_context("forkserver")
+        if preload:
+            ctx.set_forkserver_preload(["__main__", *preload, __name__])
+        return ctx
+    return mp.get_context("spawn")
+
+
+class SandboxPool:
+    def __init__(
+        self,
+        workers: int | None = None,
+        *,
+        preload: Sequence[str] = (),
+        initializer: Callable[[], Any] | None = None,
+        memory_limit_mb: int | None = 4096,
+        default_timeout: float | None = 10.0,
+        context: Any = None,
+        warmup: Sequence[str] = (),
+    ) -> None:
+        self.size = max(1, workers or os.cpu_count() or 1)
+        self._ctx = context or default_context(preload)
+        self._warmup = tuple(warmup)
+        self._initializer = initializer
+        self._limit_mb = memory_limit_mb
+        self.default_timeout = default_timeout
+        self._pending: deque[_Task] = deque()
+        self._workers: list[_Worker] = []
+        self._lock = threading.Lock()
+        self._wake_r, self._wake_w = mp.Pipe(duplex=False)
+        self._ids = itertools.count()
+        self._closed = False
+        self._thread: threading.Thread | None = None
+        self.stats = {"tasks": 0, "timeouts": 0, "crashes": 0, "respawns": 0}
+        self.broken: str | None = None
+
+    # -- public API ---------------------------------------------------------------------------------
+    def submit(self, fn: Callable[..., Any], *args: Any, timeout: float | None = None) -> Future[Any]:
+        fut: Future[Any] = Future()
+        task = _Task(next(self._ids), fn, args, self.default_timeout if timeout is None else timeout, fut)
+        with self._lock:
+            if self._closed:
+                raise RuntimeError(f"pool is shut down{': ' + self.broken if self.broken else ''}")
+            self._pending.append(task)
+            self.stats["tasks"] += 1
+            self._ensure_thread()
+        self._wake()
+        return fut
+
+    def call(self, fn: Callable[..., Any], *args: Any, timeout: float | None = None) -> Any:
+        return self.submit(fn, *args, timeout=timeout).result()
+
+    def map(self, fn: Callable[..., Any], items: Iterable[Any], timeout: float | None = None) -> list[Any]:
+        """Run ``fn(item)`` for each item; each result is the value or the exception instance."""
+        futs = [self.submit(fn, it, timeout=timeout) for it in items]
+        out: list[Any] = []
+        for f in futs:
+            try:
+                out.append(f.result())
+            except Exception as e:  # noqa: BLE001
+                out.append(e)
+        return out
+
+    def start(self) -> None:
+        """Start the workers now (otherwise they start on the first submit)."""
+        with self._lock:
+            if not self._closed:
+                self._ensure_thread()
+        self._wake()
+
+    def shutdown(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._wake()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        for w in self._workers:
+            if w.task is not None and not w.task.future.done():
+                w.task.future.set_exception(RuntimeError("pool shut down"))
+            self._stop(w, graceful=True)
+        self._workers.clear()
+        while self._pending:
+            t = self._pending.popleft()
+            t.future.cancel()
+
+    def __enter__(self) -> SandboxPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+    # -- internals ----------------------------------------------------------------------------------
+    def _ensure_thread(self) -> None:  # called with the lock held
+        if self._thread is not None:
+            return
+        if self._ctx.get_start_method() == "forkserver":
+            with contextlib.suppress(Exception):
+                _start_forkserver(self._ctx, self._warmup)
+        self._thread = threading.Thread(target=self._run, name="sandbox-dispatch", daemon=True)
+        self._thread.start()
+
+    def _wake(self) -> None:
+        with contextlib.suppress(OSError):
+            self._wake_w.send_bytes(b"x")
+
+    def _spawn(self) -> _Worker:
+        parent, child = self._ctx.Pipe(duplex=True)
+        proc = self._ctx.Process(target=_worker_main, args=(child, self._limit_mb, self._initializer), daemon=True)
+        proc.start()
+        child.close()
+        return _Worker(proc, parent)
+
+    def _stop(self, w: _Worker, graceful: bool = False) -> None:
+        if graceful and w.task is None:
+            with contextlib.suppress(Exception):
+                w.conn.send(None)
+            w.proc.join(timeout=0.5)
+        if w.proc.is_alive():
+            w.proc.kill()
+            w.proc.join(timeout=5)
+        with contextlib.suppress(Exception):
+            w.conn.close()
+
+    def _replace(self, w: _Worker) -> None:
+        self._stop(w)
+        i = self._workers.index(w)
+        self._workers[i] = self._spawn()
+        self.stats["respawns"] += 1
+
+    def _run(self) -> None:
+        try:
+            self._loop()
+        except BaseException as e:  # noqa: BLE001 - never leave a caller waiting on a dead dispatcher
+            with self._lock:
+                self._closed = True
+                self.broken = f"{type(e).__name__}: {e}"
+                pending = list(self._pending)
+                self._pending.clear()
+            inflight = [w.task for w in self._workers if w.task is not None]
+            for t in pending + inflight:
+                if not t.future.done():
+                    t.future.set_exception(WorkerCrashed(f"sandbox pool failed: {self.broken}"))
+            for w in self._workers:
+                self._stop(w)
+
+    def _loop(self) -> None:
+        while len(self._workers) < self.size:
+            self._workers.append(self._spawn())
+        while True:
+            with self._lock:
+                closed = self._closed
+            if closed:
+                return
+            self._assign()
+            busy = [w for w in self._workers if w.task is not None]
+            now = time.monotonic()
+            wait_s = min((w.deadline - now for w in busy), default=None)
+            ready = wait([self._wake_r] + [w.conn for w in busy], timeout=None if wait_s is None else max(0, wait_s))
+            if self._wake_r in ready:
+                while self._wake_r.poll():
+                    self._wake_r.recv_bytes()
+            for w in busy:
+                if w.conn in ready:
+                    self._collect(w)
+            now = time.monotonic()
+            for w in list(self._workers):
+                if w.task is not None and now >= w.deadline:
+                    task = w.task
+                    w.task = None
+                    self.stats["timeouts"] += 1
+                    self._replace(w)
+                    task.future.set_exception(SandboxTimeout(f"task exceeded {task.timeout}s"))
+
+    def _assign(self) -> None:
+        for w in self._workers:
+            if w.task is not None:
+                continue
+            with self._lock:
+                if not self._pending:
+                    return
+                task = self._pending.popleft()
+            if not task.future.set_running_or_notify_cancel():
+                continue
+            try:
+                w.conn.send((task.id, task.fn, task.args))
+            except Exception as e:  # unpicklable task or dead worker
+                task.future.set_exception(RemoteError(f"could not send task: {e!r}"))
+                if not w.proc.is_alive():
+                    self._replace(w)
+                continue
+            w.task = task
+            w.deadline = time.monotonic() + task.timeout if task.timeout else float("inf")
+
+    def _collect(self, w: _Worker) -> None:
+        task = w.task
+        assert task is not None
+        try:
+            task_id, ok, value = w.conn.recv()
+        except (EOFError, OSError):
+            w.task = None
+            self.stats["crashes"] += 1
+            self._replace(w)
+            task.future.set_exception(WorkerCrashed("worker process died"))
+            return
+        w.task = None
+        if ok:
+            task.future.set_result(value)
+        else:
+            task.future.set_exception(RemoteError(value))
+
+
+if os.environ.get(WARMUP_ENV):  # imported as a preload module inside the fork server
+    _run_warmups(os.environ[WARMUP_ENV])
