@@ -6,7 +6,7 @@ dataset -> Item -> Prompt -> (model) -> Completion -> (extract/score) -> Verdict
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Literal
 
 Role = Literal["system", "user", "assistant"]
@@ -108,7 +108,7 @@ class Completion:
         return self.finish_reason == "length"
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     CORRECT = "correct"
     INCORRECT = "incorrect"
     UNANSWERABLE = "unanswerable"  # no answer could be extracted (or truncated output)
