@@ -1,0 +1,168 @@
+"""Training data (paper section 5): puzzle state-checking / state-transition samples mixed with a
+user-supplied math JSONL, as chat-format JSONL for SFT (the ``answer`` field doubles as a verifiable target
+for RL/GRPO).
+
+Knobs (paper names): ``math_ratio`` r_m = share of math samples in the mix; ``unsolvable_ratio`` r_u = share
+of unsolvable states among the puzzle samples; ``sc_ratio`` = share of state-checking among puzzle samples.
+The paper's puzzle data uses Sudoku, Graph Coloring and Game of 24 only (no Grid), the default here.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from .data import DataError, iter_jsonl, load_questions
+from .engines.base import SOLVABLE, UNSOLVABLE
+from .engines.gridpuzzle import GridPuzzleEngine
+from .generate import generate_states
+from .label import INSTANCE_KEYS, state_of
+from .tasks import build_prompt, engine_for
+
+TRAIN_PUZZLES = ("sudoku", "graphcoloring", "game24")
+_MATH_KEYS = (("query", "response"), ("question", "answer"), ("problem", "solution"), ("instruction", "output"),
+              ("prompt", "completion"))
+
+
+@dataclass
+class MixConfig:
+    total: int
+    math_ratio: float = 0.8  # r_m; the paper's best GSM8K result used 0.8
+    unsolvable_ratio: float = 0.5  # r_u
+    sc_ratio: float = 0.5
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("math_ratio", "unsolvable_ratio", "sc_ratio"):
+            v = getattr(self, name)
+            if not 0.0 <= v <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {v}")
+        if self.total < 0:
+            raise ValueError("total must be >= 0")
+
+
+def load_math(path: str | Path, question_key: str | None = None, answer_key: str | None = None
+              ) -> list[dict[str, str]]:
+    """Math samples as {"question", "answer"}; keys auto-detected (MetaMathQA ``query``/``response``,
+    ``question``/``answer``, ``problem``/``solution``, ...) or a ``messages`` list (user, assistant)."""
+    out = []
+    for lineno, rec in iter_jsonl(path):
+        if question_key and answer_key:
+            keys: tuple[str, str] | None = (question_key, answer_key)
+        else:
+            keys = next((k for k in _MATH_KEYS if k[0] in rec and k[1] in rec), None)
+        if keys is not None:
+            q, a = rec.get(keys[0]), rec.get(keys[1])
+        elif isinstance(rec.get("messages"), list):
+            msgs = rec["messages"]
+            q = next((m.get("content") for m in msgs if m.get("role") == "user"), None)
+            a = next((m.get("content") for m in msgs if m.get("role") == "assistant"), None)
+        else:
+            raise DataError(f"{path}:{lineno}: no question/answer fields (tried {_MATH_KEYS} and 'messages')")
+        if not isinstance(q, str) or not isinstance(a, str):
+            raise DataError(f"{path}:{lineno}: question and answer must be strings")
+        out.append({"question": q, "answer": a})
+    return out
+
+
+def target_state(puzzle: str, record: dict[str, Any]) -> Any:
+    """The correct ST answer: the parent at an unsolvable state; at a solvable state the first solvable
+    child in DFS order (never the shown unsolvable child)."""
+    eng = engine_for(puzzle, record)
+    inp = record["inputs"]
+    if record["outputs"]["current_status"] == UNSOLVABLE:
+        if isinstance(eng, GridPuzzleEngine):
+            return inp["initial_to_current"][-2]
+        return inp["parent"]
+    cur = state_of(eng, record)
+    shown = eng.key(state_of(eng, record, "unsolvable_child"))
+    for m in eng.moves(cur):
+        child = eng.apply(cur, m)
+        if eng.key(child) != shown and eng.is_solvable(child):
+            return eng.to_json(child)
+    raise ValueError("a solvable state without a solvable child")
+
+
+def puzzle_sample(puzzle: str, task: str, record: dict[str, Any]) -> dict[str, Any]:
+    prompt = build_prompt(puzzle, task, record)
+    status = record["outputs"]["current_status"]
+    if task == "state_checking":
+        letter = "A" if status == SOLVABLE else "B"
+        answer = f"Answer: ({letter})"
+    else:
+        answer = f"Next state: {target_state(puzzle, record)}"
+    return {"messages": [{"role": "user", "content": prompt}, {"role": "assistant", "content": answer}],
+            "source": "finereason", "puzzle": puzzle, "task": task, "label": status, "answer": answer}
+
+
+def math_sample(item: dict[str, str]) -> dict[str, Any]:
+    return {"messages": [{"role": "user", "content": item["question"]},
+                         {"role": "assistant", "content": item["answer"]}],
+            "source": "math", "puzzle": None, "task": "math", "label": None, "answer": item["answer"]}
+
+
+def build_mix(math: Sequence[dict[str, str]], states: dict[str, Sequence[dict[str, Any]]], cfg: MixConfig
+              ) -> list[dict[str, Any]]:
+    """Mix ``cfg.total`` samples. Raises ValueError when a pool is too small for the requested counts."""
+    rng = random.Random(cfg.seed)
+    n_math = round(cfg.total * cfg.math_ratio)
+    n_puz = cfg.total - n_math
+    n_uns = round(n_puz * cfg.unsolvable_ratio)
+    if n_math > len(math):
+        raise ValueError(f"need {n_math} math samples, the file has {len(math)}")
+    pools: dict[str, list[tuple[str, dict[str, Any]]]] = {SOLVABLE: [], UNSOLVABLE: []}
+    for puzzle, recs in states.items():
+        for r in recs:
+            pools[r["outputs"]["current_status"]].append((puzzle, r))
+    for lab, need in ((UNSOLVABLE, n_uns), (SOLVABLE, n_puz - n_uns)):
+        if need > len(pools[lab]):
+            raise ValueError(f"need {need} {lab} states, have {len(pools[lab])}")
+    out = [math_sample(m) for m in rng.sample(list(math), n_math)]
+    for lab, need in ((UNSOLVABLE, n_uns), (SOLVABLE, n_puz - n_uns)):
+        picked = rng.sample(pools[lab], need)
+        n_sc = round(need * cfg.sc_ratio)
+        for i, (puzzle, rec) in enumerate(picked):
+            out.append(puzzle_sample(puzzle, "state_checking" if i < n_sc else "state_transition", rec))
+    rng.shuffle(out)
+    return out
+
+
+def _released_keys(puzzle: str) -> set[str]:
+    return {json.dumps([q["inputs"].get(k) for k in INSTANCE_KEYS[puzzle]], sort_keys=True)
+            for q in load_questions(puzzle)}
+
+
+def training_states(cfg: MixConfig, puzzles: Iterable[str] = TRAIN_PUZZLES) -> dict[str, list[dict[str, Any]]]:
+    """Freshly generated states (instances identical to a released puzzle are dropped), enough for ``cfg``."""
+    puzzles = list(puzzles)
+    n_puz = cfg.total - round(cfg.total * cfg.math_ratio)
+    n_uns = round(n_puz * cfg.unsolvable_ratio)
+    per_label = max(n_uns, n_puz - n_uns)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for i, puzzle in enumerate(puzzles):
+        share = -(-2 * per_label // len(puzzles))  # balanced sets: 2 x the larger label, split over puzzles
+        released = _released_keys(puzzle)
+        recs = generate_states(puzzle, share, seed=cfg.seed * 1000 + i)
+        out[puzzle] = [r for r in recs if json.dumps([r["inputs"].get(k) for k in INSTANCE_KEYS[puzzle]],
+                                                     sort_keys=True) not in released]
+    return out
+
+
+def export_training(math_path: str | Path, fh: IO[str], cfg: MixConfig, puzzles: Iterable[str] = TRAIN_PUZZLES,
+                    states: dict[str, Sequence[dict[str, Any]]] | None = None) -> int:
+    """Write the mix as JSONL to ``fh``; returns the number of lines."""
+    math = load_math(math_path)
+    pool: dict[str, Sequence[dict[str, Any]]] = dict(states) if states is not None else dict(
+        training_states(cfg, puzzles))
+    mix = build_mix(math, pool, cfg)
+    for item in mix:
+        fh.write(json.dumps(item, ensure_ascii=False) + "\n")
+    return len(mix)
+
+
+__all__ = ["MixConfig", "build_mix", "export_training", "load_math", "puzzle_sample", "target_state",
+           "training_states"]
