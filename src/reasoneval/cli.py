@@ -76,13 +76,18 @@ def run(
     mode = mode or bench.default_mode
     if mode not in bench.modes():
         fail(f"unknown mode {mode!r} for {name}; known: {', '.join(bench.modes())}")
-    if subset and subset not in bench.subsets():
-        fail(f"unknown subset {subset!r} of {name}; known: {', '.join(bench.subsets())}")
+    for sub in (subset or "").split(","):
+        if sub and sub not in bench.subsets():
+            fail(f"unknown subset {sub!r} of {name}; known: {', '.join(bench.subsets())}")
     d = bench.default_params
     params = GenParams(max_tokens=max_tokens or d.max_tokens,
                        temperature=temperature if temperature is not None else d.temperature,
                        top_p=d.top_p, stop=d.stop)
-    spec = RunSpec(name, subset, mode, model, params, samples, seed, limit, judge)
+    try:
+        data_version = bench.data_version()
+    except (FileNotFoundError, ValueError) as e:
+        fail(str(e))
+    spec = RunSpec(name, subset, mode, model, params, samples, seed, limit, judge, data_version=data_version)
     st = RunStore(store)
     try:
         if executor == "ray":
@@ -178,6 +183,7 @@ def rescore(
     paths: Annotated[list[str], typer.Argument(help="files or folders of completions made elsewhere")],
     jsonl: Annotated[bool, typer.Option("--jsonl", help="one verdict object per item on stdout")] = False,
     scoring: Annotated[str, typer.Option(help="official | corrected (KOR-Bench)")] = "official",
+    mode: Annotated[str | None, typer.Option(help="protocol, where the benchmark has several (e.g. General365 paper|cascade)")] = None,
     diff: Annotated[bool, typer.Option("--diff", help="list items where official and corrected disagree")] = False,
     judge: Annotated[str | None, typer.Option(help="judge model spec")] = None,
 ) -> None:
@@ -189,6 +195,8 @@ def rescore(
         if not Path(p).exists():
             fail(f"{p}: no such file or folder")
     options: dict[str, Any] = {"scoring": scoring, "diff": diff, "judge": None}
+    if mode:
+        options["mode"] = mode
     try:
         if judge:
             from .models.registry import load_model

@@ -36,7 +36,7 @@ class RunResult:
 
 
 def load_items(bench: Benchmark, spec: RunSpec) -> list[Item]:
-    subsets = [spec.subset] if spec.subset else bench.subsets()
+    subsets = spec.subset.split(",") if spec.subset else bench.subsets()
     items: list[Item] = []
     for sub in subsets:
         if sub not in bench.subsets():

@@ -20,7 +20,8 @@ def rescore_run(store: RunStore, run: dict[str, Any]) -> int:
 
     spec = RunSpec(spec_d["benchmark"], spec_d["subset"], spec_d["mode"], spec_d["model"],
                    GenParams.from_json(spec_d["params"]), spec_d["samples"], spec_d["seed"], spec_d["limit"],
-                   spec_d.get("judge"), spec_d.get("options") or {})
+                   spec_d.get("judge"), spec_d.get("options") or {},
+                   spec_d.get("data_version", ""))
     items: dict[str, Item] = {it.key: it for it in load_items(bench, spec)}
     judged = {(c.item_key, c.sample, c.turn): c.completion for c in store.completions(run["run_id"], "judge")}
     n = 0

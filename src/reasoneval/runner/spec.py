@@ -22,15 +22,18 @@ class RunSpec:
     limit: int | None = None
     judge: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    #: the benchmark's data version: another dataset under the same command is another run
+    data_version: str = ""
 
     def identity(self) -> dict[str, Any]:
         return {"benchmark": self.benchmark, "subset": self.subset, "mode": self.mode, "model": self.model,
                 "params": self.params.to_json(), "samples": self.samples, "seed": self.seed,
-                "limit": self.limit, "judge": self.judge, "options": self.options}
+                "limit": self.limit, "judge": self.judge, "options": self.options,
+                "data_version": self.data_version}
 
     def run_id(self) -> str:
         return hash_obj(self.identity())[:12]
 
     def record(self, data_version: str, prompt_version: str) -> dict[str, Any]:
-        return {**self.identity(), "package_version": __version__, "data_version": data_version,
+        return {**self.identity(), "package_version": __version__, "data_version": data_version or self.data_version,
                 "prompt_version": prompt_version}

@@ -129,7 +129,7 @@ def choice_letter(text: str, letters: str = "ABCDEF", policy: Policy = "last") -
     if not found:
         b = boxed(text, policy)
         if b is not None:
-            b2 = re.sub(r"\\text\{([^{}]*)\}", r"\1", b).strip().strip("()").strip()
+            b2 = re.sub(r"\\(?:text|textbf|mathrm|mathbf)\s*\{([^{}]*)\}", r"\1", b).strip().strip("{}()$ ").strip()
             if len(b2) == 1 and b2.upper() in letters:
                 return b2.upper()
         return None

@@ -60,7 +60,7 @@ def _parse(latex: str) -> list[Any]:
 
     wrapped = "\\boxed{" + latex + "}"
     return list(parse(wrapped, extraction_config=[LatexExtractionConfig(boxed_match_priority=0)],
-                      parsing_timeout=None))  # type: ignore[arg-type]
+                      parsing_timeout=None))
 
 
 def _first_expr(parsed: list[Any]) -> Any | None:
@@ -128,7 +128,7 @@ def _num_eq(a: Any, b: Any, rounding: int) -> bool:
         return quick
     if a.is_infinite or b.is_infinite:
         return bool(a == b)
-    return bool(verify(a, b, float_rounding=rounding, timeout_seconds=None))  # type: ignore[arg-type]
+    return bool(verify(a, b, float_rounding=rounding, timeout_seconds=None))
 
 
 def compare(gold: str, pred: str, kind: Kind = "number", float_round: int | str | None = None) -> MathResult:
@@ -160,7 +160,7 @@ def compare(gold: str, pred: str, kind: Kind = "number", float_round: int | str 
         return MathResult(ok, "equal" if ok else "not-equal", str(p), str(g))
     quick = _rounded_eq(g, p, rounding)
     ok = quick if quick is not None else bool(
-        verify(g, p, float_rounding=rounding, timeout_seconds=None))  # type: ignore[arg-type]
+        verify(g, p, float_rounding=rounding, timeout_seconds=None))
     return MathResult(ok, "equal" if ok else "not-equal", str(p), str(g))
 
 

@@ -1,0 +1,268 @@
+"""General365 (Liu et al., 2026): general reasoning with K-12 knowledge; hybrid rule + LLM-judge grading.
+
+Modes (both send the paper's query templates):
+
+* ``paper``: number/interval answers by rule only (``\\boxed{}`` + math-verify at the item's precision);
+  select/text answers by the LLM judge (needs ``--judge``).
+* ``cascade``: every answer by rule first; the judge sees only the answers the rule did not accept.
+
+``Verdict.method`` records the deciding path: ``rule`` | ``judge`` | ``unextractable`` (plus
+``judge-unparseable``, ``judge-missing``, and the runner's ``truncated`` / ``error`` / ``judge-error``).
+Data: ``REASONEVAL_GENERAL365_PATH`` (or ``--data``), see ``data.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import json
+import sys
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from ...core.benchmark import Benchmark, ScoredRow, Table
+from ...core.hashing import hash_files
+from ...core.registry import register
+from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
+from ...scoring.judge import equivalence_prompt, parse_conclusion
+from . import analysis
+from .data import NUMERIC_TYPES, data_root, items_from_records, load, seed_pattern
+from .grading import extract_final, judge_answer, rule_check
+from .prompts import PROMPT_VERSION, query_prompt
+
+MODES = ("paper", "cascade")
+JUDGE_PARAMS = GenParams(max_tokens=1024, temperature=0.0)
+_META_KEYS = ("answer_type", "categories", "seed_id", "is_seed")
+
+
+def _meta(item: Item) -> dict[str, Any]:
+    m = item.data["_g365"]
+    return {k: m.get(k) for k in _META_KEYS}
+
+
+@register("general365")
+class General365(Benchmark):
+    name = "general365"
+    description = "General365: general reasoning beyond specialised knowledge (hybrid rule + judge grading)"
+    default_mode = "paper"
+    default_params = GenParams(max_tokens=16384, temperature=None, top_p=1.0)
+
+    def __init__(self) -> None:
+        self.data_path: str | None = None
+        self.seed_pattern: str | None = None
+        self.mathverify_timeout: float = 5.0
+        self._cache: OrderedDict[tuple[str, str, str], Verdict] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def configure(self, options: dict[str, Any]) -> None:
+        """``options``: ``data`` (dataset root), ``seed_pattern`` (regex with group ``seed``)."""
+        if options.get("data"):
+            self.data_path = str(options["data"])
+        if options.get("seed_pattern"):
+            self.seed_pattern = str(options["seed_pattern"])
+
+    def subsets(self) -> list[str]:
+        return ["test"]
+
+    def modes(self) -> list[str]:
+        return list(MODES)
+
+    def load(self, subset: str, mode: str) -> list[Item]:
+        return load(self.data_path, self.seed_pattern)
+
+    def prompt(self, item: Item, mode: str) -> Prompt:
+        m = item.data["_g365"]
+        return query_prompt(m["question"], m["answer_type"], m["float_round"])
+
+    # ---------------------------------------------------------------- grading
+
+    def _rule(self, item: Item, text: str) -> Verdict:
+        m = item.data["_g365"]
+        key = (item.key, str(item.gold), hashlib.sha1(text.encode("utf-8", "replace")).hexdigest())
+        with self._lock:
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                return self._cache[key]
+        extracted, source = extract_final(text, m["answer_type"])
+        detail: dict[str, Any] = {**_meta(item), "extracted_from": source}
+        if extracted is None:
+            v = Verdict(Outcome.UNANSWERABLE, None, "unextractable", detail)
+        else:
+            r = rule_check(m["answer_type"], str(item.gold), extracted, m["float_round"], self.mathverify_timeout)
+            detail["rule"] = r.reason
+            if r.decided is None and m["answer_type"] not in NUMERIC_TYPES:
+                v = Verdict(Outcome.UNANSWERABLE, extracted, "judge-missing",
+                            {**detail, "note": "this answer needs the LLM judge (--judge)"})
+            else:
+                v = Verdict(Outcome.CORRECT if r.decided else Outcome.INCORRECT, extracted, "rule", detail)
+        with self._lock:
+            self._cache[key] = v
+            while len(self._cache) > 4096:
+                self._cache.popitem(last=False)
+        return v
+
+    def score(self, item: Item, text: str, mode: str) -> Verdict:
+        return self._rule(item, text)
+
+    def judge_prompt(self, item: Item, text: str, mode: str) -> Prompt | None:
+        if not text.strip():
+            return None
+        m = item.data["_g365"]
+        v = self._rule(item, text)
+        if mode == "cascade":
+            if v.outcome is Outcome.CORRECT:
+                return None
+        elif m["answer_type"] in NUMERIC_TYPES:
+            return None
+        return equivalence_prompt(m["question"], str(item.gold), judge_answer(text, v.extracted))
+
+    def score_judged(self, item: Item, text: str, mode: str, judge_text: str) -> Verdict:
+        v = self._rule(item, text)
+        detail = {**v.detail, "rule_outcome": v.outcome.value, "rule_method": v.method}
+        decided = parse_conclusion(judge_text)
+        if decided is None:
+            return Verdict(Outcome.UNANSWERABLE, v.extracted, "judge-unparseable",
+                           {**detail, "judge_reply_tail": judge_text[-300:]})
+        return Verdict(Outcome.CORRECT if decided else Outcome.INCORRECT, v.extracted, "judge", detail)
+
+    # ---------------------------------------------------------------- bookkeeping
+
+    def data_version(self) -> str:
+        try:
+            root = data_root(self.data_path)
+        except ValueError:
+            return "unconfigured"
+        return _version(str(root.resolve()))
+
+    def prompt_version(self, mode: str) -> str:
+        return f"{PROMPT_VERSION}:{mode}"
+
+    def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
+        return analysis.all_tables(self.to_scored(rows), mode)
+
+    def to_scored(self, rows: list[ScoredRow]) -> list[analysis.Scored]:
+        """Stored rows as analysis records (for ``analysis.models_efficiency_table`` across runs)."""
+        index: dict[str, dict[str, Any]] | None = None
+        scored = []
+        for r in rows:
+            v = r.final.verdict
+            meta = {k: v.detail.get(k) for k in _META_KEYS} if v else {}
+            if v is None or "answer_type" not in v.detail:
+                if index is None:
+                    index = self._meta_index()
+                meta = index.get(r.item_key, meta)
+            toks = sum(t.completion.usage.completion_tokens for t in r.turns)
+            scored.append(analysis.Scored(r.item_key.partition("/")[2], v, meta, toks))
+        return scored
+
+    def _meta_index(self) -> dict[str, dict[str, Any]]:
+        try:
+            return {it.key: _meta(it) for it in self.load("test", self.default_mode)}
+        except ValueError:
+            return {}
+
+    # ---------------------------------------------------------------- rescore
+
+    def rescore(self, paths: list[str], jsonl: bool, options: dict[str, Any]) -> int:
+        """Rows: the release schema plus ``response`` (optional ``finish_reason``, ``completion_tokens``).
+
+        ``options``: ``judge`` (object with ``async generate(prompt, params)``), ``mode``,
+        ``judge_concurrency`` (default 16), ``seed_pattern``.
+        """
+        from ...report.render import to_terminal
+        from ...runner.scoring import score_completion
+        from ...scoring.extract import strip_think
+        from ..rbench.records import data_files, read_records
+
+        mode = str(options.get("mode") or self.default_mode)
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r} for general365; known: {', '.join(MODES)}")
+        records = [r for p in paths for f in data_files(Path(p)) for r in read_records(f)]
+        if not records:
+            raise ValueError(f"no rows found in {', '.join(paths)}")
+        items = items_from_records(records, seed_pattern(options.get("seed_pattern") or self.seed_pattern))
+        texts, verdicts, pending = [], [], []
+        for i, (rec, item) in enumerate(zip(records, items, strict=True)):
+            response = rec.data.get("response")
+            if not isinstance(response, str):
+                raise ValueError(f"{rec.where('response')} must be a string (the model's answer)")
+            comp = Completion(text=response, finish_reason=rec.data.get("finish_reason"), error=rec.data.get("error"))
+            v = score_completion(self, item, comp, mode)
+            texts.append(strip_think(response))
+            verdicts.append(v)
+            if comp.error is None and v.method != "truncated":
+                jp = self.judge_prompt(item, texts[-1], mode)
+                if jp is not None:
+                    pending.append((i, jp))
+        judge = options.get("judge")
+        if judge is not None and pending:
+            replies = asyncio.run(_judge_all(judge, [jp for _, jp in pending],
+                                             int(options.get("judge_concurrency") or 16)))
+            for (i, _), reply in zip(pending, replies, strict=True):
+                if reply.error is not None:
+                    verdicts[i] = Verdict(Outcome.ERROR, verdicts[i].extracted, "judge-error", {"error": reply.error})
+                else:
+                    verdicts[i] = self.score_judged(items[i], texts[i], mode, reply.text)
+        else:
+            for i, _ in pending:  # as in a run without --judge: these items need the judge
+                v = verdicts[i]
+                verdicts[i] = Verdict(Outcome.UNANSWERABLE, v.extracted, "judge-missing",
+                                      {**v.detail, "rule_outcome": v.outcome.value, "rule_method": v.method,
+                                       "note": "this answer needs the LLM judge (--judge)"})
+            if judge is not None:
+                asyncio.run(_close(judge))
+        scored = []
+        for rec, item, v in zip(records, items, verdicts, strict=True):
+            if jsonl:
+                correct = None if v.outcome is Outcome.ERROR or v.method in ("judge-missing", "judge-unparseable") \
+                    else v.correct
+                out = {"id": item.id, "correct": correct, "extracted": v.extracted, "method": v.method}
+                sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+            scored.append(analysis.Scored(item.id, v, _meta(item), _tokens(rec.data)))
+        if not jsonl:
+            to_terminal(analysis.all_tables(scored, mode))
+        return 0
+
+
+async def _judge_all(judge: Any, prompts: list[Prompt], concurrency: int) -> list[Completion]:
+    sem = asyncio.Semaphore(max(1, concurrency))
+
+    async def one(p: Prompt) -> Completion:
+        async with sem:
+            try:
+                c: Completion = await judge.generate(p, JUDGE_PARAMS)
+                return c
+            except Exception as e:  # a failed judge call is an error verdict, not a crash
+                return Completion(error=f"{e.__class__.__name__}: {e}")
+
+    try:
+        return list(await asyncio.gather(*(one(p) for p in prompts)))
+    finally:
+        await _close(judge)
+
+
+async def _close(judge: Any) -> None:
+    close = getattr(judge, "aclose", None)
+    if close is not None:
+        await close()
+
+
+def _tokens(row: dict[str, Any]) -> int | None:
+    for k in ("completion_tokens", "output_tokens"):
+        if isinstance(row.get(k), int):
+            return int(row[k])
+    usage = row.get("usage")
+    if isinstance(usage, dict) and isinstance(usage.get("completion_tokens"), int):
+        return int(usage["completion_tokens"])
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _version(root: str) -> str:
+    from ..rbench.records import data_files
+
+    files = data_files(Path(root))
+    return hash_files(files) if files else "empty"

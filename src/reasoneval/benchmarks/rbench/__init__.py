@@ -1,0 +1,1 @@
+"""R-Bench: graduate-level multi-disciplinary reasoning (text and multimodal, English and Chinese)."""

@@ -1,0 +1,153 @@
+"""R-Bench (Guo et al., 2025): graduate-level single-choice reasoning, text (T) and multimodal (M), en/zh.
+
+Data: ``REASONEVAL_RBENCH_PATH`` (or ``reasoneval run rbench --data PATH``), see ``data.py``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ...core.benchmark import Benchmark, ScoredRow, Table
+from ...core.hashing import hash_files
+from ...core.registry import register
+from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
+from . import analysis
+from .data import ENV_VAR, SUBSETS, load_subset, normalize_subset, record_to_item, subset_from_name
+from .extraction import extract_letter
+from .prompts import MODES, PROMPT_VERSION, build_prompt
+from .records import DataError, Record, data_files, env_path, read_records
+
+
+def _meta(item: Item) -> dict[str, Any]:
+    m = item.data["_rbench"]
+    return {"department": m.get("department"), "subject": m.get("subject")}
+
+
+@register("rbench")
+class RBench(Benchmark):
+    name = "rbench"
+    description = "R-Bench: graduate-level multi-disciplinary single-choice reasoning (T/M, en/zh)"
+    default_mode = "cot"
+    default_params = GenParams(max_tokens=8192, temperature=0.0)
+
+    def __init__(self) -> None:
+        self.data_path: str | None = None
+
+    def configure(self, options: dict[str, Any]) -> None:
+        """``options["data"]``: dataset root (else ``REASONEVAL_RBENCH_PATH``)."""
+        if options.get("data"):
+            self.data_path = str(options["data"])
+
+    def subsets(self) -> list[str]:
+        return list(SUBSETS)
+
+    def modes(self) -> list[str]:
+        return list(MODES)
+
+    def load(self, subset: str, mode: str) -> list[Item]:
+        return load_subset(subset, self.data_path)
+
+    def prompt(self, item: Item, mode: str) -> Prompt:
+        m = item.data["_rbench"]
+        return build_prompt(m["question"], m["options"], m["lang"], mode, m.get("images") or None)
+
+    def score(self, item: Item, text: str, mode: str) -> Verdict:
+        letters = "".join(item.data["_rbench"]["options"])
+        letter, how = extract_letter(text, letters)
+        detail = {**_meta(item), "found_by": how}
+        if letter is None:
+            return Verdict(Outcome.UNANSWERABLE, None, "unextractable", detail)
+        outcome = Outcome.CORRECT if letter == item.gold else Outcome.INCORRECT
+        return Verdict(outcome, letter, "rule", detail)
+
+    def data_version(self) -> str:
+        try:
+            root = env_path(ENV_VAR, self.data_path, "R-Bench", "")
+        except DataError:
+            return "unconfigured"
+        return _version(str(root.resolve()))
+
+    def prompt_version(self, mode: str) -> str:
+        return f"{PROMPT_VERSION}:{mode}"
+
+    def _meta_index(self) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for sub in SUBSETS:
+            try:
+                items = load_subset(sub, self.data_path)
+            except DataError:
+                continue
+            out.update({it.key: _meta(it) for it in items})
+        return out
+
+    def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
+        index: dict[str, dict[str, Any]] | None = None
+        scored = []
+        for r in rows:
+            v = r.final.verdict
+            meta = {k: (v.detail.get(k) if v else None) for k in ("department", "subject")}
+            if v is None or "department" not in v.detail:
+                if index is None:
+                    index = self._meta_index()
+                meta = index.get(r.item_key, meta)
+            scored.append(analysis.Scored(r.subset, r.item_key.partition("/")[2], v, meta))
+        return analysis.all_tables(scored, mode)
+
+    def rescore(self, paths: list[str], jsonl: bool, options: dict[str, Any]) -> int:
+        """Rows: the release schema plus ``response`` (and optionally ``subset``, ``finish_reason``)."""
+        from ...report.render import to_terminal
+        from ...runner.scoring import score_completion
+
+        mode = str(options.get("mode") or self.default_mode)
+        scored: list[analysis.Scored] = []
+        for rec in _rescore_records(paths):
+            subset = _rescore_subset(rec)
+            item = record_to_item(rec, subset, need_images=False)
+            response = rec.data.get("response")
+            if not isinstance(response, str):
+                raise DataError(f"{rec.where('response')} must be a string (the model's answer)")
+            comp = Completion(text=response, finish_reason=rec.data.get("finish_reason"),
+                              error=rec.data.get("error"))
+            v = score_completion(self, item, comp, mode)
+            scored.append(analysis.Scored(subset, item.id, v, _meta(item)))
+            if jsonl:
+                out = {"id": item.id, "correct": v.correct if v.outcome is not Outcome.ERROR else None,
+                       "extracted": v.extracted, "method": v.method}
+                sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+        if not jsonl:
+            to_terminal(analysis.all_tables(scored, mode))
+        return 0
+
+
+@functools.lru_cache(maxsize=8)
+def _version(root: str) -> str:
+    files = data_files(Path(root))
+    return hash_files(files) if files else "empty"
+
+
+def _rescore_records(paths: list[str]) -> list[Record]:
+    out: list[Record] = []
+    for p in paths:
+        for f in data_files(Path(p)):
+            out.extend(read_records(f))
+    if not out:
+        raise DataError(f"no rows found in {', '.join(paths)}")
+    return out
+
+
+def _rescore_subset(rec: Record) -> str:
+    declared = rec.data.get("subset") or rec.data.get("config")
+    if declared:
+        return normalize_subset(str(declared))
+    named = subset_from_name(rec.source)
+    if named:
+        return named
+    lang = rec.data.get("language") or rec.data.get("lang")
+    if lang in ("en", "zh"):
+        has_image = any(k in rec.data for k in ("image", "images"))
+        return f"{'m' if has_image else 't'}_{lang}"
+    return "unknown"
