@@ -67,3 +67,17 @@ def test_multi_turn_protocol_stores_every_turn(tmp_path: Path, fake_server) -> N
     # the follow-up replays the extracted answer as the assistant turn
     msgs = wrong_first[0].turns[1].prompt.messages
     assert msgs[1].role == "assistant" and msgs[1].content == wrong_first[0].turns[0].verdict.extracted
+
+
+def test_parquet_export(tmp_path: Path, fake_server) -> None:
+    import pytest
+
+    pq = pytest.importorskip("pyarrow.parquet")
+    from reasoneval.store.export import export
+
+    store = RunStore(tmp_path / "s.db")
+    r = _run(store, fake_server.url, limit=3)
+    n = export(store, r.run_id, "default", tmp_path / "o.parquet")
+    t = pq.read_table(tmp_path / "o.parquet")
+    assert n == t.num_rows == 6
+    assert set(t.column("subset").to_pylist()) == {"a", "b"}

@@ -75,7 +75,9 @@ _WARMUP_EXPRS = (
 
 
 def warm_up() -> None:
-    """Import and exercise the parser and simplifier once (run inside the sandbox fork server)."""
+    """Import and exercise the parser and simplifier once (run inside the sandbox fork server).
+
+    Off by default: measured on 2 cores it delays the first worker more than it saves them."""
     for e in _WARMUP_EXPRS:
         canonicalize(e)
 
@@ -100,6 +102,21 @@ def environment_key() -> str:
             return "none"
 
     return f"v{_SCHEMA};sympy={ver('sympy')};antlr4={ver('antlr4-python3-runtime')}"
+
+
+ANTLR_REQUIRED = "4.11"  # the runtime sympy's generated LaTeX parser was built with
+
+
+def antlr_problem() -> str | None:
+    """A warning when ``parse_latex`` cannot work as the reference evaluator expects, else None."""
+    try:
+        v = metadata.version("antlr4-python3-runtime")
+    except metadata.PackageNotFoundError:
+        return "antlr4-python3-runtime is not installed: every LaTeX comparison falls back to string equality"
+    if not v.startswith(ANTLR_REQUIRED + "."):
+        return (f"antlr4-python3-runtime {v} is installed but sympy's LaTeX parser needs {ANTLR_REQUIRED}.x: "
+                "LaTeX comparisons fail and fall back to string equality (Operation scores drop)")
+    return None
 
 
 def default_cache_dir() -> Path:
@@ -166,8 +183,10 @@ class LatexCanonicalizer:
         cache_dir: str | Path | None = None,
         persistent: bool = True,
         memory_limit_mb: int | None = 4096,
+        warm_up: bool = False,
     ) -> None:
         self.timeout = timeout
+        self.warm_up = warm_up
         self._workers = workers
         self._memory_limit_mb = memory_limit_mb
         self._pool: SandboxPool | None = None
@@ -226,7 +245,7 @@ class LatexCanonicalizer:
                     preload=PRELOAD,
                     memory_limit_mb=self._memory_limit_mb,
                     default_timeout=self.timeout,
-                    warmup=(f"{__name__}:warm_up",),
+                    warmup=(f"{__name__}:warm_up",) if self.warm_up else (),
                 )
             return self._pool
 
@@ -259,9 +278,13 @@ class LatexCanonicalizer:
                 self._note(kind, key_expr, cached)
                 return fut
             self.stats["computed"] += 1
-            raw = self._get_pool().submit(fn, *args, timeout=self.timeout)
             fut = Future()
             self._memo[key] = fut
+            try:
+                raw = self._get_pool().submit(fn, *args, timeout=self.timeout)
+            except Exception as e:  # noqa: BLE001 - a broken pool is a failed comparison, not a crash
+                raw = Future()
+                raw.set_exception(WorkerCrashed(f"sandbox unavailable: {e}"))
         raw.add_done_callback(lambda r: self._finish(kind, key_expr, r, fut))
         return fut
 

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-
 WARMUP_ENV = "REASONEVAL_SANDBOX_WARMUP"
 
 

@@ -1,0 +1,217 @@
+"""The registered KOR-Bench :class:`~reasoneval.core.benchmark.Benchmark`.
+
+Subsets and the modes that apply to them (``load`` returns no items for any other combination, so a plain
+``run korbench --mode M`` runs exactly the subsets that mode is defined for):
+
+=====================================  =====================================================================
+subsets                                modes
+=====================================  =====================================================================
+operation, logic, cipher, puzzle,      ``zero-shot`` (default, chat), ``three-shot`` (raw completion),
+counterfactual                         ``self-correction``, ``self-correction-with-needle``,
+                                       ``only-questions-zero-shot``, ``only-questions-three-shot``
+puzzle                                 ``trick``
+Multi-Q, Multi-R, Multi-RQ,            ``mixed``
+Multi-RQ_Hard
+cipher-subquestions                    ``subquestions`` (345 teacher-forced cipher sub-steps)
+=====================================  =====================================================================
+
+Scoring is the reference evaluator (``official``) unless the instance is built with ``scoring="corrected"``
+or ``REASONEVAL_KORBENCH_SCORING=corrected`` is set.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from typing import Any
+
+from reasoneval.core.benchmark import Benchmark, ScoredRow, Table, Turn
+from reasoneval.core.hashing import sha256_text
+from reasoneval.core.registry import register
+from reasoneval.core.types import Item, Outcome, Prompt, Verdict
+
+from . import prompts, report
+from .data import CATEGORIES, MIXED_SETS, KorData, Question, default_data
+from .mixed import judge_mixed
+from .rescore import run_cli
+from .score_corrected import policy as policy_named
+from .score_official import Judgement, finish, judge, real_life
+from .selfcorrect import MAX_CALLS, RoundStats, conversation
+from .subquestions import TypeStats
+
+SUBQ = "cipher-subquestions"
+CATEGORY_MODES = ("zero-shot", "three-shot", "self-correction", "self-correction-with-needle",
+                  "only-questions-zero-shot", "only-questions-three-shot")  # fmt: skip
+RAW_MODES = ("three-shot", "only-questions-three-shot")
+SC_MODES = ("self-correction", "self-correction-with-needle")
+
+
+def applies(subset: str, mode: str) -> bool:
+    if subset in CATEGORIES:
+        return mode in CATEGORY_MODES or (mode == "trick" and subset == "puzzle")
+    if subset in MIXED_SETS:
+        return mode == "mixed"
+    return subset == SUBQ and mode == "subquestions"
+
+
+def _question_item(q: Question, data: KorData) -> Item:
+    rule = data.rule(q.category, q.rule_id)
+    d: dict[str, Any] = {"category": q.category, "idx": q.idx, "rule_id": q.rule_id, "question": q.question,
+                         "answer": q.answer, "needle": list(q.needle), "title": rule.title,
+                         "rule_content": rule.content, **q.extra}
+    return Item("korbench", q.category, q.idx, d, q.answer)
+
+
+def _verdict(j: Judgement, detail: dict[str, Any]) -> Verdict:
+    if j.correct:
+        outcome = Outcome.CORRECT
+    elif j.unanswerable:
+        outcome = Outcome.UNANSWERABLE
+    else:
+        outcome = Outcome.INCORRECT
+    if j.notes:
+        detail = {**detail, "notes": j.notes}
+    return Verdict(outcome, j.extracted, j.method, detail)
+
+
+@register("korbench")
+class KorBench(Benchmark):
+    name = "korbench"
+    description = "KOR-Bench: knowledge-orthogonal reasoning over 125 new rules (ICLR 2025)"
+    default_mode = "zero-shot"
+
+    def __init__(self, scoring: str | None = None, data: KorData | None = None) -> None:
+        self.policy = policy_named(scoring or os.environ.get("REASONEVAL_KORBENCH_SCORING", "official"))
+        self.data = data or default_data()
+        self._version: str | None = None
+
+    # -- catalogue ----------------------------------------------------------------------------------
+    def subsets(self) -> list[str]:
+        return [*CATEGORIES, *MIXED_SETS, SUBQ]
+
+    def modes(self) -> list[str]:
+        return [*CATEGORY_MODES, "trick", "mixed", "subquestions"]
+
+    def load(self, subset: str, mode: str) -> list[Item]:
+        if subset not in self.subsets():
+            raise KeyError(f"unknown korbench subset {subset!r}")
+        if mode not in self.modes():
+            raise KeyError(f"unknown korbench mode {mode!r}; known: {', '.join(self.modes())}")
+        if not applies(subset, mode):
+            return []
+        if subset in CATEGORIES:
+            return [_question_item(q, self.data) for q in self.data.questions(subset).values()]
+        if subset in MIXED_SETS:
+            return [Item("korbench", subset, m.idx, {"rules": [list(r) for r in m.rules],
+                                                   "questions": [list(q) for q in m.questions]},
+                         [self.data.question(c, i).answer for c, i in m.questions])
+                    for m in self.data.mixed(subset)]
+        items = []
+        for sq in self.data.subquestions:
+            for st in sq.steps:
+                d = {"idx": sq.idx, "rule_id": sq.rule_id, "step": st.step, "type": st.type, "input": sq.input,
+                     "description": st.description, "answer": st.answer, "direction": sq.direction}
+                items.append(Item("korbench", SUBQ, f"{sq.idx}:{st.step}", d, st.answer))
+        return items
+
+    # -- prompting ----------------------------------------------------------------------------------
+    def prompt(self, item: Item, mode: str) -> Prompt:
+        d = item.data
+        if item.subset in MIXED_SETS:
+            rules = [self.data.rule(c, i).content for c, i in d["rules"]]
+            qs = [self.data.question(c, i).question for c, i in d["questions"]]
+            return Prompt.chat(prompts.mixed(rules, qs))
+        if item.subset == SUBQ:
+            rule = self.data.rule("cipher", d["rule_id"]).content
+            return Prompt.chat(prompts.subquestion(rule, d["input"], d["description"]))
+        cat = d["category"]
+        if mode in RAW_MODES:
+            shots = [(s.question, s.answer) for s in self.data.shots(cat)[d["rule_id"]]]
+            if mode == "three-shot":
+                return Prompt.raw(prompts.three_shot(cat, d["rule_content"], shots, d["question"]))
+            return Prompt.raw(prompts.only_questions_three_shot(cat, shots, d["question"]))
+        if mode == "trick":
+            return Prompt.chat(prompts.trick(d["rule_content"], d["question"], d["trick"]))
+        if mode == "only-questions-zero-shot":
+            return Prompt.chat(prompts.only_questions_zero_shot(cat, d["question"]))
+        return Prompt.chat(prompts.zero_shot(cat, d["rule_content"], d["question"]))
+
+    def followup(self, item: Item, mode: str, turns: list[Turn]) -> Prompt | None:
+        if mode not in SC_MODES or not turns or len(turns) >= MAX_CALLS:
+            return None
+        last = turns[-1]
+        if last.completion.error is not None:
+            return None
+        v = last.verdict or self.score(item, last.completion.text, mode)
+        if v.correct:
+            return None
+        needle = item.data.get("needle") if mode == "self-correction-with-needle" else None
+        history, user = conversation(turns[0].prompt.last_user_text(), [t.completion.text for t in turns], needle)
+        return Prompt.chat(user, history)
+
+    # -- scoring ------------------------------------------------------------------------------------
+    def score(self, item: Item, text: str, mode: str) -> Verdict:
+        d = item.data
+        if item.subset in MIXED_SETS:
+            qs = [self.data.question(c, i) for c, i in d["questions"]]
+            ms = judge_mixed(text, qs, self.policy)
+            js = [finish(j) for j in ms.judgements]
+            n = sum(bool(j.correct) for j in js)
+            mixed_detail = {"parsed": ms.parsed, "n_correct": n, "n_questions": len(qs), "pass_rate": n / len(qs),
+                            "per_question": [bool(j.correct) for j in js]}
+            outcome = (Outcome.UNANSWERABLE if not ms.parsed
+                       else Outcome.CORRECT if n == len(qs) else Outcome.INCORRECT)
+            return Verdict(outcome, None, f"mixed[{self.policy.name}]", mixed_detail)
+        if item.subset == SUBQ:
+            j = judge(text, item.gold, "cipher", d["rule_id"], d["idx"], self.policy)
+            return _verdict(j, {"type": d["type"], "step": d["step"]})
+        cat = d["category"]
+        j = finish(judge(text, item.gold, cat, d["rule_id"], d["idx"], self.policy,
+                         raw_completion=mode in RAW_MODES))
+        detail: dict[str, Any] = {"scoring": self.policy.name}
+        if cat == "counterfactual":
+            resp = text.split("\n### Question", 1)[0] if (mode in RAW_MODES and self.policy.stop_raw_completions) else text
+            detail["real_life"] = real_life(resp, d["real_life_answer"], self.policy)
+        return _verdict(j, detail)
+
+    # -- summaries ----------------------------------------------------------------------------------
+    def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
+        if mode == "mixed":
+            sets: dict[str, report.Tally] = defaultdict(report.Tally)
+            for r in rows:
+                v = r.final.verdict
+                sets[r.subset].add(bool(v and v.correct), pass_rate=float((v.detail if v else {}).get("pass_rate", 0)))
+            return [report.table3([((), sets)], title=f"korbench ({mode})")]
+        if mode == "subquestions":
+            st = TypeStats()
+            for r in rows:
+                v = r.final.verdict
+                st.add((v.detail.get("type") if v else None), bool(v and v.correct))
+            return [report.subquestion_table([((), st)], title=f"korbench ({mode})")]
+        cats: dict[str, report.Tally] = defaultdict(report.Tally)
+        rounds: dict[str, RoundStats] = defaultdict(RoundStats)
+        for r in rows:
+            v = r.final.verdict
+            if v is not None and v.outcome is Outcome.ERROR:
+                continue  # API failures are not wrong answers here; the runner reports them
+            cats[r.subset].add(bool(v and v.correct), bool(v and v.detail.get("real_life")))
+            if mode in SC_MODES:
+                rounds[r.subset].add([bool(t.verdict and t.verdict.correct) for t in r.turns])
+        tables = [report.table2([((), cats)], title=f"korbench ({mode}, {self.policy.name} scoring)")]
+        if mode in SC_MODES:
+            tables.append(report.self_correction_table([((), rounds)], title=f"korbench ({mode}) rounds"))
+        return tables
+
+    # -- versions and re-scoring --------------------------------------------------------------------
+    def data_version(self) -> str:
+        if self._version is None:
+            self._version = self.data.version()
+        return self._version
+
+    def prompt_version(self, mode: str) -> str:
+        return sha256_text(prompts.version_text(mode))[:16]
+
+    def rescore(self, paths: list[str], jsonl: bool, options: dict[str, Any]) -> int:
+        opts = dict(options)
+        opts.setdefault("scoring", self.policy.name)
+        return run_cli(paths, jsonl, opts)

@@ -1,0 +1,155 @@
+"""KOR-Bench result tables in the paper's layouts, as :class:`~reasoneval.core.benchmark.Table` objects.
+
+* Table 2: Overall, Operation, Logic, Cipher, Puzzle, Counterfactual (real-life rate in parentheses).
+  Overall = Σ correct / Σ items over the categories present (= the mean when all have 250 items).
+* Table 3: Overall (pass rate), Multi-Q (pass rate), Multi-R, Multi-RQ (pass rate); overall accuracy pools
+  the items of the three sets, the overall pass rate is the mean of the three sets' pass rates.
+* Self-correction: cumulative accuracy after each round, per category and overall, plus correction rates.
+* Sub-questions: error rate per sub-step type.
+
+``keys`` are leading row-label columns (e.g. ``("model", "mode")`` for re-scoring); the Benchmark's own
+summaries pass none, the report layer prepends the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reasoneval.core.benchmark import Table
+
+from .data import CATEGORIES, MIXED_SETS
+from .selfcorrect import MAX_CALLS, RoundStats
+from .subquestions import TypeStats
+
+TABLE2_COLUMNS = ["Overall", "Operation", "Logic", "Cipher", "Puzzle", "Counterfactual"]
+MISSING = "-"
+
+
+@dataclass
+class Tally:
+    correct: int = 0
+    total: int = 0
+    real_life: int = 0
+    pass_sum: float = 0.0  # mixed sets: Σ pass rates
+
+    def add(self, correct: bool, real_life: bool = False, pass_rate: float | None = None) -> None:
+        self.correct += int(correct)
+        self.total += 1
+        self.real_life += int(real_life)
+        self.pass_sum += float(correct) if pass_rate is None else pass_rate
+
+    @property
+    def accuracy(self) -> float:
+        return 100 * self.correct / self.total if self.total else 0.0
+
+    @property
+    def real_life_rate(self) -> float:
+        return 100 * self.real_life / self.total if self.total else 0.0
+
+    @property
+    def pass_rate(self) -> float:
+        return 100 * self.pass_sum / self.total if self.total else 0.0
+
+
+def fmt(x: float) -> str:
+    return f"{x:.2f}"
+
+
+def table2_row(by_category: Mapping[str, Tally]) -> list[str]:
+    present = [by_category[c] for c in CATEGORIES if c in by_category and by_category[c].total]
+    correct = sum(t.correct for t in present)
+    total = sum(t.total for t in present)
+    row = [fmt(100 * correct / total) if total else MISSING]
+    for c in CATEGORIES:
+        t = by_category.get(c)
+        if t is None or not t.total:
+            row.append(MISSING)
+        elif c == "counterfactual":
+            row.append(f"{fmt(t.accuracy)} ({fmt(t.real_life_rate)})")
+        else:
+            row.append(fmt(t.accuracy))
+    return row
+
+
+def table2(rows: Sequence[tuple[Sequence[Any], Mapping[str, Tally]]], keys: Sequence[str] = (),
+           title: str = "KOR-Bench (Table 2 layout)") -> Table:
+    return Table(title, [*keys, *TABLE2_COLUMNS], [[*k, *table2_row(t)] for k, t in rows],
+                 notes=["Counterfactual: accuracy (real-life answer rate)."])
+
+
+def table3_row(by_set: Mapping[str, Tally]) -> tuple[list[str], list[str]]:
+    """(cells, extra-set names present) for Overall, Multi-Q, Multi-R, Multi-RQ (+ Multi-RQ_Hard)."""
+    main = [by_set[s] for s in MIXED_SETS[:3] if s in by_set and by_set[s].total]
+    total = sum(t.total for t in main)
+    correct = sum(t.correct for t in main)
+    overall = (f"{fmt(100 * correct / total)} ({fmt(sum(t.pass_rate for t in main) / len(main))})"
+               if total else MISSING)
+    cells = [overall]
+    extra = [s for s in MIXED_SETS[3:] if s in by_set]
+    for s in (*MIXED_SETS[:3], *extra):
+        t = by_set.get(s)
+        if t is None or not t.total:
+            cells.append(MISSING)
+        elif s == "Multi-R":
+            cells.append(fmt(t.accuracy))
+        else:
+            cells.append(f"{fmt(t.accuracy)} ({fmt(t.pass_rate)})")
+    return cells, extra
+
+
+def table3(rows: Sequence[tuple[Sequence[Any], Mapping[str, Tally]]], keys: Sequence[str] = (),
+           title: str = "KOR-Bench complex tasks (Table 3 layout)") -> Table:
+    extra_sets = [s for s in MIXED_SETS[3:] if any(s in t for _, t in rows)]
+    out = []
+    for k, t in rows:
+        cells, extra = table3_row(t)
+        cells += [MISSING] * (len(extra_sets) - len(extra))
+        out.append([*k, *cells])
+    return Table(title, [*keys, "Overall", *MIXED_SETS[:3], *extra_sets], out,
+                 notes=["accuracy (sub-question pass rate); Overall pools Multi-Q/R/RQ items, its pass rate is "
+                        "the mean of the three sets' pass rates."])
+
+
+def self_correction_table(rows: Sequence[tuple[Sequence[Any], Mapping[str, RoundStats]]], keys: Sequence[str] = (),
+                          title: str = "KOR-Bench self-correction: accuracy after each round") -> Table:
+    cols = [*keys, "category", "n", *[f"round {k}" for k in range(MAX_CALLS)],
+            *[f"corr. rate r{k}" for k in range(1, MAX_CALLS)]]
+    out: list[list[Any]] = []
+    for k, stats in rows:
+        pooled = RoundStats()
+        for c in (*CATEGORIES, *sorted(set(stats) - set(CATEGORIES))):
+            st = stats.get(c)
+            if st is None or not st.n_items:
+                continue
+            out.append([*k, c, st.n_items, *map(fmt, st.accuracies()), *map(fmt, st.correction_rates())])
+            pooled.merge(st)
+        if len(stats) > 1:
+            out.append([*k, "overall", pooled.n_items, *map(fmt, pooled.accuracies()),
+                        *map(fmt, pooled.correction_rates())])
+    return Table(title, cols, out, notes=[
+        "round k: accuracy of the answer standing after k+1 calls (round 4 = final); corr. rate r_k: items first "
+        "correct at round k / items not yet correct before it."])
+
+
+def subquestion_table(rows: Sequence[tuple[Sequence[Any], TypeStats]], keys: Sequence[str] = (),
+                      title: str = "KOR-Bench cipher sub-steps: error rate by type") -> Table:
+    types: list[str] = []
+    for _, st in rows:
+        types += [t for t in st.types() if t not in types]
+    out = [[*k, fmt(st.accuracy()), sum(st.total.values()),
+            *[fmt(st.error_rate(t)) if st.total[t] else MISSING for t in types]] for k, st in rows]
+    return Table(title, [*keys, "step accuracy", "steps", *types], out,
+                 notes=["error rate = 100 - accuracy over the sub-steps of that type"])
+
+
+def render(table: Table) -> str:
+    """Plain aligned text (the report layer has richer renderers)."""
+    cells = [[str(c) for c in table.columns]] + [[str(c) for c in r] for r in table.rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(table.columns))]
+    lines = [table.title, "  ".join(c.ljust(w) for c, w in zip(cells[0], widths, strict=True)),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in cells[1:]]
+    lines += [f"  note: {n}" for n in table.notes]
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""Inline assets of the HTML report (``report.css``, ``report.js``); read with importlib.resources."""

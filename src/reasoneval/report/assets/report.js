@@ -1,0 +1,279 @@
+(function () {
+  "use strict";
+  // Model text only ever reaches the page through textContent; nothing here parses HTML.
+  var $ = function (id) { return document.getElementById(id); };
+
+  function mk(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+
+  // ---------------------------------------------------------------- sortable leaderboard tables
+  function sortTable(table, col, th) {
+    var tbody = table.tBodies[0];
+    var rows = Array.prototype.slice.call(tbody.rows);
+    var desc = !th.classList.contains("desc");
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) { c.classList.remove("asc", "desc"); });
+    th.classList.add(desc ? "desc" : "asc");
+    var key = function (tr) {
+      var td = tr.cells[col];
+      if (!td) return { n: null, s: "" };
+      var v = td.getAttribute("data-v");
+      return { n: v === null ? null : parseFloat(v), s: td.textContent };
+    };
+    rows.sort(function (a, b) {
+      var ka = key(a), kb = key(b), r;
+      if (ka.n !== null && kb.n !== null && !isNaN(ka.n) && !isNaN(kb.n)) r = ka.n - kb.n;
+      else r = ka.s.localeCompare(kb.s, undefined, { numeric: true });
+      return desc ? -r : r;
+    });
+    rows.forEach(function (tr) { tbody.appendChild(tr); });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
+    if (!table.tHead) return;
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
+      th.addEventListener("click", function () { sortTable(table, i, th); });
+    });
+  });
+
+  // ---------------------------------------------------------------- item browser
+  var blob = $("report-data");
+  if (!blob) return;
+  var D = JSON.parse(blob.textContent);
+  var S = D.strs, RUNS = D.runs, ITEMS = D.items, PAGE = D.pageSize || 50;
+  // item: [run, key, subset, sample, rule, outcome, extracted, gold, turns, outTokens]
+  // turn: [prompt, completion, extracted, outcome, method, detail, finish, error, promptTok, complTok]
+  var VERDICTS = ["correct", "incorrect", "unanswerable", "error", "unscored"];
+
+  function txt(t) {
+    if (t === null || t === undefined) return "";
+    if (typeof t === "string") return t;
+    var out = new Array(t.length);
+    for (var i = 0; i < t.length; i++) out[i] = typeof t[i] === "number" ? S[t[i]] : t[i];
+    return out.join("\n\n");
+  }
+  function short(s, n) { s = s === null || s === undefined ? "" : String(s); return s.length > n ? s.slice(0, n - 1) + "…" : s; }
+  function outcomeOf(it) { return it[5] === null || it[5] === undefined ? "unscored" : it[5]; }
+
+  var sel = { bench: $("f-bench"), run: $("f-run"), subset: $("f-subset"), rule: $("f-rule"), verdict: $("f-verdict") };
+  var search = $("f-search");
+  var state = { bench: "", run: "", subset: "", rule: "", verdict: "", q: "" };
+  var filtered = [];
+  var page = 0;
+  var opened = new Set();
+
+  function setOptions(select, values, labelOf) {
+    var cur = select.value;
+    while (select.options.length > 1) select.remove(1);
+    values.forEach(function (v) {
+      var o = document.createElement("option");
+      o.value = v;
+      o.textContent = labelOf ? labelOf(v) : v;
+      select.appendChild(o);
+    });
+    select.value = values.indexOf(cur) >= 0 ? cur : "";
+    return select.value;
+  }
+
+  function runOk(ri) {
+    var r = RUNS[ri];
+    return (!state.bench || r.benchmark === state.bench) && (!state.run || String(ri) === state.run);
+  }
+
+  function numericSort(a, b) { return a.localeCompare(b, undefined, { numeric: true }); }
+
+  function refreshOptions() {
+    var benches = [];
+    RUNS.forEach(function (r) { if (benches.indexOf(r.benchmark) < 0) benches.push(r.benchmark); });
+    state.bench = setOptions(sel.bench, benches.sort());
+    var runs = [];
+    RUNS.forEach(function (r, i) { if (!state.bench || r.benchmark === state.bench) runs.push(String(i)); });
+    state.run = setOptions(sel.run, runs, function (i) { return RUNS[+i].label + " (" + RUNS[+i].benchmark + ")"; });
+    var subsets = new Set(), rules = new Set();
+    for (var i = 0; i < ITEMS.length; i++) {
+      var it = ITEMS[i];
+      if (!runOk(it[0])) continue;
+      subsets.add(it[2]);
+    }
+    state.subset = setOptions(sel.subset, Array.from(subsets).sort(numericSort));
+    for (i = 0; i < ITEMS.length; i++) {
+      it = ITEMS[i];
+      if (!runOk(it[0]) || (state.subset && it[2] !== state.subset) || it[4] === null) continue;
+      rules.add(String(it[4]));
+    }
+    state.rule = setOptions(sel.rule, Array.from(rules).sort(numericSort));
+    sel.rule.disabled = rules.size === 0;
+    state.verdict = setOptions(sel.verdict, VERDICTS);
+  }
+
+  // search: unique segments are tested once per query, then items test their segment ids
+  var segLower = null, segHit = null;
+  function prepareSearch(q) {
+    if (!q) { segHit = null; return; }
+    if (!segLower) segLower = S.map(function (s) { return s.toLowerCase(); });
+    segHit = new Uint8Array(S.length);
+    for (var i = 0; i < segLower.length; i++) if (segLower[i].indexOf(q) >= 0) segHit[i] = 1;
+  }
+  function has(t, q) {
+    if (t === null || t === undefined) return false;
+    if (typeof t === "string") return t.toLowerCase().indexOf(q) >= 0;
+    for (var i = 0; i < t.length; i++) {
+      var p = t[i];
+      if (typeof p === "number" ? segHit[p] : p.toLowerCase().indexOf(q) >= 0) return true;
+    }
+    // a query spanning a blank line between parts
+    return q.indexOf("\n") >= 0 && txt(t).toLowerCase().indexOf(q) >= 0;
+  }
+  function matches(it, q) {
+    if (has(it[1], q) || has(it[6], q) || has(it[7], q)) return true;
+    var turns = it[8];
+    for (var k = 0; k < turns.length; k++) {
+      var t = turns[k];
+      if (has(t[1], q) || has(t[2], q) || has(t[7], q)) return true;
+      var pr = t[0];
+      for (var m = 0; m < pr.length; m++) if (has(pr[m][1], q)) return true;
+    }
+    return false;
+  }
+
+  function applyFilters() {
+    var q = state.q.trim().toLowerCase();
+    prepareSearch(q);
+    filtered = [];
+    for (var i = 0; i < ITEMS.length; i++) {
+      var it = ITEMS[i];
+      if (!runOk(it[0])) continue;
+      if (state.subset && it[2] !== state.subset) continue;
+      if (state.rule && String(it[4]) !== state.rule) continue;
+      if (state.verdict && outcomeOf(it) !== state.verdict) continue;
+      if (q && !matches(it, q)) continue;
+      filtered.push(i);
+    }
+    page = 0;
+    render();
+  }
+
+  function kv(box, k, v) {
+    box.appendChild(mk("div", "k", k));
+    box.appendChild(mk("div", "v", v));
+  }
+  function block(parent, label, text) {
+    parent.appendChild(mk("div", "label", label));
+    parent.appendChild(mk("pre", "text", text));
+  }
+
+  function detailRow(idx) {
+    var it = ITEMS[idx], run = RUNS[it[0]];
+    var tr = mk("tr", "detail");
+    tr.setAttribute("data-idx", String(idx));
+    var td = mk("td");
+    td.colSpan = 9;
+    var box = mk("div", "kv");
+    kv(box, "run", run.model + " · " + run.benchmark + " · " + run.mode + " · " + run.id);
+    kv(box, "item", it[1] + (it[3] ? " (sample " + it[3] + ")" : ""));
+    kv(box, "category", it[2]);
+    if (it[4] !== null) kv(box, "rule", it[4]);
+    kv(box, "verdict", outcomeOf(it));
+    td.appendChild(box);
+    block(td, "gold answer", it[7] === null ? "(not recorded in the verdict)" : it[7]);
+    block(td, "extracted answer", it[6] === null ? "(none)" : it[6]);
+    var turns = it[8];
+    turns.forEach(function (t, k) {
+      var div = mk("div", "turn");
+      div.appendChild(mk("h5", null, (turns.length > 1 ? "Turn " + (k + 1) + " · " : "") + (t[3] || "unscored") +
+        (t[4] ? " · scored by " + t[4] : "") + (t[6] ? " · finish " + t[6] : "") +
+        " · tokens " + t[8] + " in / " + t[9] + " out"));
+      var det = mk("details", "prompt");
+      var prompt = t[0];
+      var lastUser = "";
+      prompt.forEach(function (m) { if (m[0] === "user" || m[0] === "text") lastUser = txt(m[1]); });
+      det.appendChild(mk("summary", null, "prompt (" + prompt.length + " message" + (prompt.length === 1 ? "" : "s") +
+        "): " + short(lastUser.replace(/\s+/g, " "), 120)));
+      prompt.forEach(function (m) {
+        var md = mk("div", "msg");
+        md.appendChild(mk("div", "role", m[0]));
+        md.appendChild(mk("pre", "text", txt(m[1])));
+        det.appendChild(md);
+      });
+      div.appendChild(det);
+      block(div, "completion", txt(t[1]));
+      if (t[7]) block(div, "error", t[7]);
+      if (turns.length > 1) block(div, "extracted (this turn)", t[2] === null ? "(none)" : t[2]);
+      block(div, "scoring: " + (t[4] || "?"), t[5] ? JSON.stringify(t[5], null, 1) : "(no detail)");
+      td.appendChild(div);
+    });
+    tr.appendChild(td);
+    return tr;
+  }
+
+  function itemRow(idx) {
+    var it = ITEMS[idx], run = RUNS[it[0]];
+    var tr = mk("tr", "item" + (opened.has(idx) ? " open" : ""));
+    tr.setAttribute("data-idx", String(idx));
+    tr.tabIndex = 0;
+    tr.appendChild(mk("td", null, run.label));
+    tr.appendChild(mk("td", null, it[1]));
+    tr.appendChild(mk("td", null, it[2]));
+    tr.appendChild(mk("td", null, it[4] === null ? "" : it[4]));
+    var vtd = mk("td");
+    var oc = outcomeOf(it);
+    vtd.appendChild(mk("span", "badge " + oc, oc));
+    tr.appendChild(vtd);
+    tr.appendChild(mk("td", "extracted", short(it[6], 120)));
+    tr.appendChild(mk("td", "gold", short(it[7], 120)));
+    tr.appendChild(mk("td", "num", it[8].length));
+    tr.appendChild(mk("td", "num", it[9]));
+    var toggle = function () {
+      if (opened.has(idx)) opened.delete(idx); else opened.add(idx);
+      render();
+    };
+    tr.addEventListener("click", toggle);
+    tr.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); } });
+    return tr;
+  }
+
+  function render() {
+    var tbody = $("item-rows");
+    var n = filtered.length;
+    var pages = Math.max(1, Math.ceil(n / PAGE));
+    if (page >= pages) page = pages - 1;
+    if (page < 0) page = 0;
+    var start = page * PAGE, end = Math.min(n, start + PAGE);
+    var frag = document.createDocumentFragment();
+    for (var i = start; i < end; i++) {
+      var idx = filtered[i];
+      frag.appendChild(itemRow(idx));
+      if (opened.has(idx)) frag.appendChild(detailRow(idx));
+    }
+    tbody.replaceChildren(frag);
+    $("item-count").textContent = n ? (start + 1) + "–" + end + " of " + n + " items (page " + (page + 1) + "/" + pages +
+      ")" + (n < ITEMS.length ? " · " + ITEMS.length + " in total" : "") : "no items match (" + ITEMS.length + " in total)";
+    $("p-prev").disabled = page === 0;
+    $("p-next").disabled = page >= pages - 1;
+  }
+
+  ["bench", "run", "subset", "rule", "verdict"].forEach(function (k) {
+    sel[k].addEventListener("change", function () {
+      state[k] = sel[k].value;
+      refreshOptions();
+      applyFilters();
+    });
+  });
+  var timer = null;
+  search.addEventListener("input", function () {
+    clearTimeout(timer);
+    timer = setTimeout(function () { state.q = search.value; applyFilters(); }, 150);
+  });
+  search.addEventListener("keydown", function (e) {
+    if (e.key === "Enter") { clearTimeout(timer); state.q = search.value; applyFilters(); }
+  });
+  $("p-prev").addEventListener("click", function () { page -= 1; render(); });
+  $("p-next").addEventListener("click", function () { page += 1; render(); });
+
+  refreshOptions();
+  applyFilters();
+  document.body.setAttribute("data-ready", "1");
+  if (window.performance && performance.mark) performance.mark("report-ready");
+})();

@@ -1,0 +1,663 @@
+"""Self-contained HTML report: leaderboards (with published numbers), plots, a per-item browser, run metadata.
+
+``write_html(views, path)`` writes one file that needs no network: CSS, JS and plots (PNG, base64) are inline.
+Everything a model wrote is treated as hostile text:
+
+* server-rendered parts go through ``html.escape``;
+* item data travel as ONE JSON blob in ``<script type="application/json">`` with ``<``, ``>``, ``&``, U+2028 and
+  U+2029 written as ``\\u003c``-style escapes, so the blob can never close its script tag;
+* the browser script puts model text into the page with ``textContent`` only;
+* a Content-Security-Policy allows exactly the inline script and style written here (sha256 hashes),
+  ``img-src data:`` and nothing else, so even an escaping bug could not run injected code or load anything.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import math
+import re
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..core import registry
+from ..core.benchmark import Table
+from ..core.types import Item, Prompt
+from . import paper_numbers as pn
+from .collect import RunView
+from .plots import Plot, accuracy, make_plots, run_labels
+
+PAGE_SIZE = 50
+
+
+def esc(x: Any) -> str:
+    return html.escape("" if x is None else str(x), quote=True)
+
+
+def fmt(x: Any) -> str:
+    if isinstance(x, bool):
+        return str(x)
+    if isinstance(x, float):
+        return "" if math.isnan(x) else f"{x:.2f}"
+    if x is None:
+        return ""
+    if isinstance(x, dict | list):
+        return json.dumps(x, ensure_ascii=False, default=str)
+    return str(x)
+
+
+def _asset(name: str) -> str:
+    return resources.files("reasoneval.report.assets").joinpath(name).read_text(encoding="utf-8")
+
+
+def _sha256(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def json_for_script(obj: Any) -> str:
+    """JSON that is safe inside ``<script type="application/json">`` (and still valid JSON)."""
+    s = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=str)
+    return (s.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+# ---------------------------------------------------------------- paper comparison
+
+_T2_MAIN = {"overall": "Overall", "operation": "Operation", "op": "Operation", "logic": "Logic",
+            "cipher": "Cipher", "puzzle": "Puzzle", "counterfactual": "Counterfactual", "cf": "Counterfactual"}
+_T3_MAIN = {"overall": "Overall", "multiq": "Multi-Q", "multir": "Multi-R", "multirq": "Multi-RQ"}
+_SECONDARY = {2: {"Counterfactual": "Counterfactual RL"},
+              3: {"Overall": "Overall pass", "Multi-Q": "Multi-Q pass", "Multi-RQ": "Multi-RQ pass"}}
+_NUM = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)\s*%?\s*(?:\(\s*([-+]?\d+(?:\.\d+)?)\s*%?\s*\))?\s*$")
+_COUNT_COLS = {"n", "count", "total", "correct", "errors", "error", "unextractable", "items", "truncated"}
+
+
+def _norm(s: Any) -> str:
+    return re.sub(r"[^a-z0-9]", "", str(s).lower())
+
+
+def _paper_col(name: Any, kind: int) -> str | None:
+    """A table column (or a row label) -> the paper column it reports, or None."""
+    n = _norm(name)
+    mains = _T2_MAIN if kind == 2 else _T3_MAIN
+    if n in mains:
+        return mains[n]
+    if kind == 2 and n in ("rl", "reallife", "realliferate", "cfrl", "counterfactualrl"):
+        return "Counterfactual RL"
+    for k in sorted(mains, key=len, reverse=True):
+        if len(k) > 2 and n.startswith(k):
+            rest = n[len(k):]
+            main = mains[k]
+            if rest in ("acc", "accuracy", "pct", "percent"):
+                return main
+            if kind == 2 and main == "Counterfactual" and (rest == "rl" or "real" in rest):
+                return "Counterfactual RL"
+            if kind == 3 and ("pass" in rest or "sub" in rest) and main in _SECONDARY[3]:
+                return _SECONDARY[3][main]
+            return None
+    return None
+
+
+def _parse(x: Any) -> tuple[float | None, float | None]:
+    if isinstance(x, bool) or x is None:
+        return None, None
+    if isinstance(x, int | float):
+        return (None, None) if isinstance(x, float) and math.isnan(x) else (float(x), None)
+    m = _NUM.match(str(x))
+    if not m:
+        return None, None
+    return float(m.group(1)), (float(m.group(2)) if m.group(2) else None)
+
+
+@dataclass
+class Cmp:
+    ours: float
+    paper: float
+    ours2: float | None = None
+    paper2: float | None = None
+
+    @property
+    def delta(self) -> float:
+        return self.ours - self.paper
+
+    @property
+    def delta2(self) -> float | None:
+        return None if self.ours2 is None or self.paper2 is None else self.ours2 - self.paper2
+
+
+def _korbench_kind(t: Table, bench: str) -> int | None:
+    """2 or 3 when ``t`` reports KOR-Bench Table 2 / Table 3 numbers (by its title, else by its columns)."""
+    title = t.title.lower()
+    is_kor = bool(re.search(r"kor[\s_-]?bench", title)) or bench == "korbench"
+    if not is_kor:
+        return None
+    m = re.search(r"table\s*([23])\b", title)
+    if m:
+        return int(m.group(1))
+    # no table number in the title: infer it from the columns it reports (row labels are not enough: the
+    # self-correction table has category rows too)
+    if any(_paper_col(c, 3) in ("Multi-Q", "Multi-R", "Multi-RQ") for c in t.columns):
+        return 3
+    if sum(1 for c in t.columns if _paper_col(c, 2) in ("Operation", "Logic", "Cipher", "Puzzle",
+                                                         "Counterfactual")) >= 2:
+        return 2
+    return None
+
+
+def _setting(kind: int, t: Table, mode: str) -> tuple[bool | None, str | None]:
+    """(use Table 2's base half, why not comparable). The paper's settings: Table 2 = zero-shot (chat models)
+    and three-shot (base models); Table 3 = the mixed sets. Other protocols share a layout, not the numbers."""
+    m = mode.strip().lower()
+    if kind == 3:
+        return None, (None if m in ("", "mixed") else f"mode {mode} is not the setting of KOR-Bench Table 3")
+    if m == "zero-shot":
+        return False, None
+    if m == "three-shot":
+        return True, None
+    if m == "":
+        return _is_base(t, ""), None
+    return None, f"mode {mode} is not a setting of KOR-Bench Table 2 (zero-shot chat / three-shot base)"
+
+
+def _is_base(t: Table, mode: str) -> bool:
+    return bool(re.search(r"three[\s-]?shot|3[\s-]?shot|few[\s-]?shot|\bbase\b", f"{t.title} {mode}", re.I))
+
+
+def compare_row(t: Table, row: list[Any], kind: int, paper: dict[str, float], skip: set[str]) -> dict[int, Cmp]:
+    """Column index -> comparison with the paper for one row of a (per-run) KOR-Bench table.
+
+    Wide layout: columns named like the paper's. Long layout: a label column whose values name the paper
+    columns (``operation``, ``Multi-Q``...) and an accuracy column (plus an optional pass-rate / real-life one).
+    Values are percentages, as every summariser in the project writes them.
+    """
+    out: dict[int, Cmp] = {}
+    wide = {i: _paper_col(c, kind) for i, c in enumerate(t.columns)}
+    wide = {i: k for i, k in wide.items() if k is not None and k not in skip}
+    mains = set((_T2_MAIN if kind == 2 else _T3_MAIN).values())
+    if any(k in mains for k in wide.values()):  # a lone "real-life rate" column is not the wide layout
+        for i, key in wide.items():
+            if i >= len(row) or key not in paper:
+                continue
+            v, v2 = _parse(row[i])
+            if v is None:
+                continue
+            sec = _SECONDARY.get(kind, {}).get(key)
+            out[i] = Cmp(v, paper[key], v2, paper.get(sec) if sec and v2 is not None else None)
+        return out
+    # long layout
+    label_i = next((i for i, _ in enumerate(t.columns) if i < len(row) and isinstance(row[i], str)
+                    and _paper_col(row[i], kind) is not None), None)
+    if label_i is None:
+        return out
+    key = _paper_col(row[label_i], kind)
+    if key is None or key in skip or key not in paper:
+        return out
+    cols = [_norm(c) for c in t.columns]
+    val_i = next((i for i, c in enumerate(cols) if i != label_i and c.startswith("acc")), None)
+    if val_i is None:
+        val_i = next((i for i, c in enumerate(cols) if i != label_i and c not in _COUNT_COLS
+                      and "pass" not in c and "real" not in c and c != "rl"
+                      and i < len(row) and _parse(row[i])[0] is not None), None)
+    if val_i is None or val_i >= len(row):
+        return out
+    v, v2 = _parse(row[val_i])
+    if v is None:
+        return out
+    sec_i = next((i for i, c in enumerate(cols) if i not in (label_i, val_i)
+                  and ("pass" in c or "sub" in c or "real" in c or c == "rl")), None)
+    if sec_i is not None and sec_i < len(row):
+        v2 = _parse(row[sec_i])[0]
+    sec = _SECONDARY.get(kind, {}).get(key)
+    out[val_i] = Cmp(v, paper[key], v2, paper.get(sec) if sec and v2 is not None else None)
+    return out
+
+
+# ---------------------------------------------------------------- leaderboard
+
+@dataclass
+class MergedTable:
+    title: str
+    columns: list[str]
+    rows: list[list[Any]]
+    run_of_row: list[int]  # index into views
+    notes: list[str]
+
+
+def merge_tables(views: list[RunView], idx: list[int], labels: list[str]) -> list[MergedTable]:
+    """As ``collect.merge``: same (title, columns) -> one table with a model column; remembers each row's run."""
+    merged: dict[tuple[str, tuple[str, ...]], MergedTable] = {}
+    for i in idx:
+        for t in views[i].tables:
+            key = (str(t.title), tuple(str(c) for c in t.columns))
+            if key not in merged:
+                merged[key] = MergedTable(t.title, ["model", *map(str, t.columns)], [], [], list(t.notes))
+            m = merged[key]
+            for r in t.rows:
+                m.rows.append([labels[i], *r])
+                m.run_of_row.append(i)
+            for n in t.notes:
+                if n not in m.notes:
+                    m.notes.append(n)
+    return list(merged.values())
+
+
+def _td_cmp(val: Any, c: Cmp) -> str:
+    d = c.delta
+    cls = "zero" if abs(d) < 0.005 else ("pos" if d > 0 else "neg")
+    paper = f"{c.paper:.2f}" + (f" ({c.paper2:.2f})" if c.paper2 is not None else "")
+    delta = f"{d:+.2f}" + (f" ({c.delta2:+.2f})" if c.delta2 is not None else "")
+    return (f'<td class="num cmpcell" data-v="{c.ours}"><span class="v">{esc(fmt(val))}</span>'
+            f'<span class="cmp"><span class="paper" title="published">paper {esc(paper)}</span> '
+            f'<span class="d {cls}" title="ours − paper">Δ {esc(delta)}</span></span></td>')
+
+
+def _td(val: Any) -> str:
+    num = _parse(val)[0]  # numbers, and numeric strings such as "55.60" or "85.60 (8.80)"
+    if num is not None:
+        return f'<td class="num" data-v="{num}">{esc(fmt(val))}</td>'
+    return f"<td>{esc(fmt(val))}</td>"
+
+
+def render_table(views: list[RunView], m: MergedTable, bench: str) -> str:
+    kind_t = Table(m.title, m.columns[1:], [r[1:] for r in m.rows])
+    kind = _korbench_kind(kind_t, bench)
+    notes = list(m.notes)
+    cmps: list[dict[int, Cmp]] = [{} for _ in m.rows]
+    if kind is not None:
+        noted: set[int] = set()  # runs whose note is written
+        for ri, (r, vi) in enumerate(zip(m.rows, m.run_of_row, strict=True)):
+            run = views[vi].run
+            model, mode = str(run.get("model", "")), str(run.get("mode") or "")
+            base, why_not = _setting(kind, kind_t, mode)
+            prow = None if why_not else pn.korbench_row(model, kind, base)
+            if prow is None:
+                other = pn.korbench_row(model, kind)
+                if other is not None and vi not in noted:
+                    noted.add(vi)
+                    why = why_not or f"this run's setting ({mode}) differs"
+                    notes.append(f"{model} is {other.model} in KOR-Bench {other.table}, but {why}: not compared.")
+                continue
+            skip = {"Overall", "Overall pass"} if run.get("subset") else set()
+            sub = compare_row(kind_t, r[1:], kind, prow.values, skip)
+            cmps[ri] = {i + 1: c for i, c in sub.items()}
+            if sub and vi not in noted:
+                noted.add(vi)
+                extra = ""
+                if run.get("subset"):
+                    extra += f" Only subset {run['subset']} was run, so Overall is not compared."
+                lim = (run.get("spec") or {}).get("limit")
+                if lim:
+                    extra += f" The run used --limit {lim}: a partial item set, differences are indicative only."
+                if "corrected" in m.title.lower():
+                    extra += " This table uses the corrected scorer; the paper's numbers come from the official one."
+                notes.append(f"Paper numbers: {model} → {prow.model}, KOR-Bench {prow.table}"
+                             f" (Ma et al., ICLR 2025). Δ = ours − paper, in points; values in parentheses are "
+                             f"{'the real-life rate (lower is better)' if kind == 2 else 'the sub-problem pass rate'}."
+                             f"{extra}")
+    notes_html = "".join(f'<p class="note">{esc(n)}</p>' for n in notes)
+    pivot = None if any(cmps) else _pivot(m)
+    full = _table_html(m, cmps)
+    if pivot is not None:
+        return (f'<div class="tablewrap"><h4>{esc(m.title)}</h4>{pivot}{notes_html}'
+                f'<details class="full"><summary>full table</summary>{full}</details></div>')
+    return f'<div class="tablewrap"><h4>{esc(m.title)}</h4>{full}{notes_html}</div>'
+
+
+def _pivot(m: MergedTable) -> str | None:
+    """Models as rows, labels as columns, for a long per-label table of several runs (a leaderboard view)."""
+    models = list(dict.fromkeys(r[0] for r in m.rows))
+    if len(models) < 2 or len(m.columns) < 3:
+        return None
+    if not all(len(r) > 1 and isinstance(r[1], str) for r in m.rows):
+        return None
+    acc = next((i for i, c in enumerate(m.columns) if i > 1 and _norm(c).startswith(("acc", "top1", "score"))),
+               None)
+    if acc is None:
+        return None
+    labels = list(dict.fromkeys(r[1] for r in m.rows))
+    cells: dict[tuple[str, str], Any] = {}
+    for r in m.rows:
+        if (r[0], r[1]) in cells:
+            return None  # not one value per (model, label)
+        cells[(r[0], r[1])] = r[acc] if acc < len(r) else None
+    head = "".join(f'<th data-col="{i}">{esc(c)}</th>' for i, c in enumerate(["model", *labels]))
+    body = "".join("<tr>" + _td(mod) + "".join(_td(cells.get((mod, lab))) for lab in labels) + "</tr>"
+                   for mod in models)
+    return (f'<p class="note">{esc(m.columns[acc])} by {esc(m.columns[1])}:</p><table class="lb pivot sortable">'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+
+
+def _table_html(m: MergedTable, cmps: list[dict[int, Cmp]]) -> str:
+    head = "".join(f'<th data-col="{i}">{esc(c)}</th>' for i, c in enumerate(m.columns))
+    body = []
+    for ri, r in enumerate(m.rows):
+        cells = []
+        for ci, val in enumerate(r):
+            c = cmps[ri].get(ci)
+            cells.append(_td_cmp(val, c) if c is not None else _td(val))
+        body.append(f'<tr data-run="{m.run_of_row[ri]}">{"".join(cells)}</tr>')
+    cls = "lb sortable" + (" has-cmp" if any(cmps) else "")
+    return f"<table class=\"{cls}\"><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _overview_table(views: list[RunView], idx: list[int], labels: list[str]) -> str:
+    rows = []
+    for i in idx:
+        v = views[i]
+        acc, n = accuracy(v.rows)
+        rows.append((acc if acc is not None else -1.0, i, v, n, acc))
+    rows.sort(key=lambda x: -x[0])
+    body = []
+    for _, i, v, _n, acc in rows:
+        s, run = v.stats, v.run
+        body.append(
+            f'<tr data-run="{i}"><td>{esc(labels[i])}</td><td>{esc(run.get("mode"))}</td>'
+            f'<td>{esc(run.get("subset") or "all")}</td><td class="num" data-v="{s.get("items", 0)}">'
+            f'{esc(s.get("items", 0))}</td>'
+            + (f'<td class="num" data-v="{acc}">{acc:.2f}</td>' if acc is not None else "<td></td>")
+            + f'<td class="num" data-v="{s.get("errors", 0)}">{esc(s.get("errors", 0))}</td>'
+            f'<td class="num" data-v="{s.get("extraction_failure_rate", 0)}">'
+            f'{100 * float(s.get("extraction_failure_rate", 0) or 0):.1f}%</td>'
+            f'<td class="num" data-v="{s.get("mean_output_tokens", 0)}">{esc(s.get("mean_output_tokens", 0))}</td>'
+            f'<td><a href="#run-{esc(run.get("run_id"))}"><code>{esc(run.get("run_id"))}</code></a></td></tr>')
+    head = "".join(f'<th data-col="{k}">{h}</th>' for k, h in enumerate(
+        ["model", "mode", "subset", "items", "accuracy", "errors", "extraction failures", "mean out tokens",
+         "run"]))
+    return (f'<div class="tablewrap"><h4>Runs (final-turn accuracy, failed calls excluded)</h4>'
+            f'<table class="lb overview sortable"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
+            f"</table></div>")
+
+
+def _by_benchmark(views: list[RunView]) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = defaultdict(list)
+    for i, v in enumerate(views):
+        out[str(v.run.get("benchmark", "?"))].append(i)
+    return out
+
+
+def render_leaderboard(views: list[RunView], labels: list[str]) -> str:
+    parts = []
+    for bench, idx in _by_benchmark(views).items():
+        tables = merge_tables(views, idx, labels)
+        inner = _overview_table(views, idx, labels) + "".join(render_table(views, m, bench) for m in tables)
+        parts.append(f'<section class="bench" id="lb-{esc(_norm(bench))}"><h3>{esc(bench)}</h3>{inner}</section>')
+    if not parts:
+        parts.append('<p class="note">No runs.</p>')
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------- plots / metadata
+
+def render_plots(plots: list[Plot], notes: list[str]) -> str:
+    out = [f'<p class="note plots-note">{esc(n)}</p>' for n in notes]
+    for p in plots:
+        out.append(f'<figure class="plot" id="plot-{esc(p.key)}"><img alt="{esc(p.title)}" '
+                   f'src="data:image/png;base64,{p.png_b64}"><figcaption>{esc(p.title)}'
+                   + (f" — {esc(p.caption)}" if p.caption else "") + "</figcaption></figure>")
+    if not plots and not notes:
+        out.append('<p class="note">No data to plot.</p>')
+    return '<div class="plots">' + "".join(out) + "</div>"
+
+
+def _date(ts: Any) -> str:
+    try:
+        return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(float(ts)))
+    except (TypeError, ValueError):
+        return ""
+
+
+def _run_fields(v: RunView) -> list[tuple[str, Any]]:
+    run, s = v.run, v.stats
+    spec = run.get("spec") or {}
+    params = spec.get("params") or {}
+    acc, _ = accuracy(v.rows)
+    fields: list[tuple[str, Any]] = [
+        ("run id", run.get("run_id")), ("model", run.get("model")), ("benchmark", run.get("benchmark")),
+        ("subset", run.get("subset") or "all"), ("mode", run.get("mode")), ("status", run.get("status")),
+        ("max_tokens", params.get("max_tokens")), ("temperature", params.get("temperature")),
+        ("top_p", params.get("top_p")), ("stop", params.get("stop")), ("sampling seed", params.get("seed")),
+        ("samples", spec.get("samples")), ("seed", spec.get("seed")), ("limit", spec.get("limit")),
+        ("judge", spec.get("judge")), ("options", spec.get("options")),
+        ("package version", spec.get("package_version")), ("data version", spec.get("data_version")),
+        ("prompt version", spec.get("prompt_version")),
+        ("created", _date(run.get("created"))), ("updated", _date(run.get("updated"))),
+        ("items", s.get("items")), ("accuracy", f"{acc:.2f}" if acc is not None else ""),
+        ("errors", s.get("errors")), ("unextractable", s.get("unextractable")),
+        ("truncated", s.get("truncated")),
+        ("extraction failure rate", f"{100 * float(s.get('extraction_failure_rate') or 0):.2f}%"),
+        ("prompt tokens", s.get("prompt_tokens")), ("completion tokens", s.get("completion_tokens")),
+        ("mean output tokens", s.get("mean_output_tokens")),
+    ]
+    known = {"benchmark", "subset", "mode", "model", "params", "samples", "seed", "limit", "judge", "options",
+             "package_version", "data_version", "prompt_version"}
+    fields += [(k, spec[k]) for k in sorted(spec) if k not in known]
+    return fields
+
+
+def render_runs(views: list[RunView], labels: list[str]) -> str:
+    """One table, a column per run: the spec that makes each run reproducible, dates, tokens, failures."""
+    if not views:
+        return '<p class="note">No runs.</p>'
+    per_run = [dict(_run_fields(v)) for v in views]
+    names: list[str] = []
+    for v in views:
+        for k, _ in _run_fields(v):
+            if k not in names:
+                names.append(k)
+    head = "".join(f'<th id="run-{esc(v.run.get("run_id"))}">{esc(lab)}</th>'
+                   for v, lab in zip(views, labels, strict=True))
+    body = "".join(f"<tr><th>{esc(k)}</th>" + "".join(f"<td>{esc(fmt(f.get(k)))}</td>" for f in per_run) + "</tr>"
+                   for k in names)
+    return (f'<div class="tablewrap"><table class="meta"><thead><tr><th></th>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table></div>")
+
+
+# ---------------------------------------------------------------- item data
+
+class _Strings:
+    """Deduplicated text segments: prompts share rule text and templates, multi-turn prompts repeat history."""
+
+    MIN = 32
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+        self.index: dict[str, int] = {}
+
+    def seg(self, s: str) -> int | str:
+        if len(s) < self.MIN:
+            return s
+        i = self.index.get(s)
+        if i is None:
+            i = self.index[s] = len(self.items)
+            self.items.append(s)
+        return i
+
+    def text(self, s: str | None) -> Any:
+        """A text as a plain string (short) or a list of parts (segment ids or strings) joined by blank lines."""
+        if s is None:
+            return None
+        if len(s) < 48:
+            return s
+        return [self.seg(p) for p in s.split("\n\n")]
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    parts = []
+    for p in content or []:
+        if isinstance(p, dict) and p.get("type") == "text":
+            parts.append(str(p.get("text", "")))
+        elif isinstance(p, dict):
+            parts.append(f"[{p.get('type', 'part')} omitted]")
+    return "\n".join(parts)
+
+
+def _prompt(strs: _Strings, p: Prompt) -> list[Any]:
+    if p.text is not None:
+        return [["text", strs.text(p.text)]]
+    return [[m.role, strs.text(_content_text(m.content))] for m in p.messages]
+
+
+_GOLD_KEYS = ("gold", "gold_answer", "expected", "reference")
+
+
+def _as_text(x: Any) -> str | None:
+    if x is None:
+        return None
+    return x if isinstance(x, str) else json.dumps(x, ensure_ascii=False, default=str)
+
+
+def _gold(detail: dict[str, Any], item: Item | None) -> str | None:
+    for k in _GOLD_KEYS:
+        if detail.get(k) is not None:
+            return _as_text(detail[k])
+    return _as_text(item.gold) if item is not None else None
+
+
+def _short_id(x: Any) -> str | None:
+    if isinstance(x, int | str) and not isinstance(x, bool) and 0 < len(str(x)) <= 40:
+        return str(x)
+    return None
+
+
+def _rule(bench: str, key: str, detail: dict[str, Any], item: Item | None) -> str | None:
+    for src in (detail, item.data if item is not None and isinstance(item.data, dict) else {}):
+        for k in ("rule_id", "rule_idx", "rule"):
+            r = _short_id(src.get(k))
+            if r is not None:
+                return r
+    if bench == "korbench":
+        _, _, ident = key.rpartition("/")
+        if ident.isdigit() and int(ident) > 0:
+            return str(math.ceil(int(ident) / 10))
+    return None
+
+
+def bench_items(views: list[RunView]) -> list[dict[str, Item]]:
+    """The benchmark's items behind each run (gold answers, rule ids), keyed like ``ScoredRow.item_key``.
+
+    Loaded through the registry, once per (benchmark, subset, mode); a benchmark that cannot load (missing
+    dataset path, not installed) just contributes nothing.
+    """
+    cache: dict[tuple[str, str, str], dict[str, Item]] = {}
+    out = []
+    for v in views:
+        name, mode = str(v.run.get("benchmark", "")), str(v.run.get("mode") or "")
+        found: dict[str, Item] = {}
+        for sub in sorted({r.subset for r in v.rows}):
+            key = (name, sub, mode)
+            if key not in cache:
+                try:
+                    cache[key] = {it.key: it for it in registry.get(name).load(sub, mode)}
+                except Exception:  # noqa: BLE001 - the report must render without the data
+                    cache[key] = {}
+            found.update(cache[key])
+        out.append(found)
+    return out
+
+
+def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Item]] | None = None) -> dict[str, Any]:
+    """The browser's data: runs, deduplicated strings, and one compact array per (run, item, sample).
+
+    item: [run, key, subset, sample, rule, outcome, extracted, gold, turns, output tokens]
+    turn: [prompt, completion, extracted, outcome, method, detail, finish_reason, error, prompt tok, compl tok]
+    prompt: [[role, text], ...]; text: a string, or a list of parts (ids into ``strs`` or strings) joined by
+    blank lines.
+    """
+    strs = _Strings()
+    runs = []
+    out = []
+    for ri, v in enumerate(views):
+        bench = str(v.run.get("benchmark", ""))
+        known = items[ri] if items is not None else {}
+        runs.append({"id": v.run.get("run_id"), "label": labels[ri], "model": v.run.get("model"),
+                     "benchmark": bench, "mode": v.run.get("mode")})
+        for r in v.rows:
+            turns = []
+            ctoks = 0
+            for t in r.turns:
+                vd = t.verdict
+                c = t.completion
+                ctoks += c.usage.completion_tokens
+                turns.append([
+                    _prompt(strs, t.prompt), strs.text(c.text),
+                    vd.extracted if vd else None, vd.outcome.value if vd else None,
+                    vd.method if vd else None, (vd.detail or None) if vd else None,
+                    c.finish_reason, c.error, c.usage.prompt_tokens, c.usage.completion_tokens])
+            fv = r.final.verdict
+            detail = (fv.detail if fv else None) or {}
+            item = known.get(r.item_key)
+            outcome = fv.outcome.value if fv else ("error" if r.final.completion.error else None)
+            out.append([ri, r.item_key, r.subset, r.sample, _rule(bench, r.item_key, detail, item), outcome,
+                        fv.extracted if fv else None, _gold(detail, item), turns, ctoks])
+    return {"runs": runs, "strs": strs.items, "items": out, "pageSize": PAGE_SIZE}
+
+
+# ---------------------------------------------------------------- page
+
+def build_html(views: list[RunView], title: str = "reasoneval report", load_items: bool = True) -> str:
+    """The report as a string; ``load_items`` reads the benchmarks' items for gold answers and rule ids."""
+    views = list(views)
+    labels = run_labels(views)
+    css = _asset("report.css")
+    js = _asset("report.js")
+    plots, plot_notes = make_plots(views)
+    data = json_for_script(item_data(views, labels, bench_items(views) if load_items else None))
+    csp = (f"default-src 'none'; script-src {_sha256(js)}; style-src {_sha256(css)}; img-src data:; "
+           "base-uri 'none'; form-action 'none'")
+    n_items = sum(len(v.rows) for v in views)
+    benches = sorted({str(v.run.get("benchmark")) for v in views})
+    generated = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{esc(csp)}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{esc(title)}</title>
+<style>{css}</style>
+</head><body>
+<header><h1>{esc(title)}</h1>
+<p class="sub">{len(views)} run(s) · {n_items} item(s) · benchmarks: {esc(", ".join(benches))} · generated {esc(generated)}
+by reasoneval {esc(__version__)}</p>
+<nav><a href="#leaderboard">Leaderboard</a><a href="#plots">Plots</a><a href="#items">Items</a><a href="#runs">Runs</a></nav>
+</header>
+<main>
+<section id="leaderboard"><h2>Leaderboard</h2>{render_leaderboard(views, labels)}</section>
+<section id="plots"><h2>Plots</h2>{render_plots(plots, plot_notes)}</section>
+<section id="items"><h2>Items</h2>
+<noscript><p class="note">The item browser needs JavaScript.</p></noscript>
+<div class="controls" id="item-controls">
+<label>benchmark <select id="f-bench"><option value="">all</option></select></label>
+<label>run <select id="f-run"><option value="">all</option></select></label>
+<label>category <select id="f-subset"><option value="">all</option></select></label>
+<label>rule <select id="f-rule"><option value="">all</option></select></label>
+<label>verdict <select id="f-verdict"><option value="">all</option></select></label>
+<label class="grow">search <input id="f-search" type="search" placeholder="text in prompt, completion, answer, key" autocomplete="off"></label>
+</div>
+<div class="pager"><button id="p-prev" type="button">‹ prev</button><span id="item-count">loading…</span><button id="p-next" type="button">next ›</button></div>
+<table class="items"><thead><tr><th>run</th><th>item</th><th>category</th><th>rule</th><th>verdict</th><th>extracted</th><th>gold</th><th>turns</th><th>out tok</th></tr></thead>
+<tbody id="item-rows"></tbody></table>
+</section>
+<section id="runs"><h2>Runs</h2>{render_runs(views, labels)}</section>
+</main>
+<script type="application/json" id="report-data">{data}</script>
+<script>{js}</script>
+</body></html>
+"""
+
+
+def write_html(views: list[RunView], path: Path) -> None:
+    """Write the self-contained HTML report of ``views`` to ``path``."""
+    path = Path(path)
+    if path.parent and not path.parent.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+    # lone surrogates (broken model output) become \\udXXX escapes instead of failing the write
+    path.write_bytes(build_html(views).encode("utf-8", "backslashreplace"))

@@ -1,0 +1,205 @@
+"""The HTML report without a browser: escaping, CSP hashes, paper comparison, metadata, CLI wiring."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html as htmllib
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from report_fixtures import HOSTILE, HOSTILE_GOLD, korbench_view
+
+from reasoneval.core.benchmark import ScoredRow, Table, Turn
+from reasoneval.core.types import Completion, Message, Prompt, Usage
+from reasoneval.report import collect
+from reasoneval.report.collect import RunView
+from reasoneval.report.html import Cmp, build_html, compare_row, json_for_script, write_html
+
+
+@pytest.fixture
+def no_plots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Leaderboard / data tests need no plots: skip matplotlib rendering for speed."""
+    monkeypatch.setattr("reasoneval.report.html.make_plots", lambda views: ([], []))
+
+
+def blob(doc: str) -> dict:
+    m = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', doc, re.S)
+    assert m
+    return json.loads(m.group(1))
+
+
+def test_json_for_script_escapes_and_round_trips() -> None:
+    obj = {"t": "</script><script>alert(1)</script> & <!-- \u2028\u2029 \\u003c", "n": [1, 2.5, None]}
+    s = json_for_script(obj)
+    for bad in ("<", ">", "&", "\u2028", "\u2029"):
+        assert bad not in s
+    assert json.loads(s) == obj
+
+
+def test_document_structure_and_csp(report_file: Path) -> None:
+    doc = report_file.read_text(encoding="utf-8")
+    # exactly the two scripts written by the report; every model string is escaped
+    assert doc.count("<script") == 2 and doc.count("</script") == 2
+    for raw in ("<img src=x", "<script>alert", "<b>x</b>", "<img src=y"):
+        assert raw not in doc, raw
+    assert doc.count("<img") == doc.count('<img alt="')  # only our plots
+    for m in re.finditer(r"<img [^>]*>", doc):
+        assert 'src="data:image/png;base64,' in m.group(0)
+    # the CSP allows exactly our inline script and style (by hash), images from data: only
+    csp = htmllib.unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', doc).group(1))
+    assert "default-src 'none'" in csp and "img-src data:" in csp and "unsafe-inline" not in csp
+    script = re.search(r"<script>(.*?)</script>", doc, re.S).group(1)
+    style = re.search(r"<style>(.*?)</style>", doc, re.S).group(1)
+    for directive, text in (("script-src", script), ("style-src", style)):
+        digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+        assert f"{directive} 'sha256-{digest}'" in csp
+    assert "http://" not in doc.replace("http-equiv", "") and "https://" not in doc  # nothing to fetch
+    # the hostile texts travel only inside the JSON blob, escaped, and come back intact
+    data = blob(doc)
+    item = next(i for i in data["items"] if i[1] == "alpha/3" and data["runs"][i[0]]["id"] == "run_zero_1")
+    completion = item[8][0][1]
+    text = completion if isinstance(completion, str) else "\n\n".join(
+        data["strs"][p] if isinstance(p, int) else p for p in completion)
+    assert text == HOSTILE
+    assert item[7] == HOSTILE_GOLD and item[6] == "</script><b>x</b>"
+    assert item[5] == "incorrect"
+
+
+def test_item_data_dedup_rules_and_gold(all_views: list[RunView], no_plots: None) -> None:
+    data = blob(build_html(all_views, load_items=False))
+    assert len(data["items"]) == 55
+    # the shared rule text is stored once, not once per prompt
+    rule_segs = [s for s in data["strs"] if s.startswith("### Rule:")]
+    assert len(rule_segs) == 1
+    kor = {i[1]: i for i in data["items"] if data["runs"][i[0]]["benchmark"] == "korbench"}
+    assert kor["operation/1"][4] == "1" and kor["cipher/12"][4] == "2" and kor["puzzle/25"][4] == "3"
+    toy = [i for i in data["items"] if data["runs"][i[0]]["benchmark"] == "htmltoy"]
+    assert all(i[4] is None for i in toy)  # no rule ids there
+    sc = [i for i in data["items"] if data["runs"][i[0]]["id"] == "run_sc_2"]
+    assert max(len(i[8]) for i in sc) == 3
+
+
+def test_leaderboard_paper_comparison(report_file: Path) -> None:
+    doc = report_file.read_text(encoding="utf-8")
+    assert "KOR-Bench Table 2 (zero-shot)" in doc
+    assert "paper 86.00" in doc and "Δ -2.00" in doc  # Operation: ours 84.00, GPT-4o-2024-05-13 86.00
+    assert "paper 92.00 (4.80)" in doc and "Δ -2.00 (+1.20)" in doc  # Counterfactual with real-life rate
+    assert "Paper numbers: openai/gpt-4o → GPT-4o-2024-05-13, KOR-Bench Table 2 (chat, zero-shot)" in doc
+
+
+def kor_table(title: str, cols: list[str], row: list) -> Table:
+    return Table(title, cols, [row])
+
+
+def view_with(table: Table, model: str, mode: str = "zero-shot", subset: str | None = None,
+              limit: int | None = None) -> RunView:
+    v = korbench_view(model, mode)
+    v.run["subset"] = subset
+    v.run["spec"]["limit"] = limit
+    return RunView(v.run, v.rows, [table], v.stats)
+
+
+def test_comparison_with_korbench_summarize_layout(no_plots: None) -> None:
+    """The KOR-Bench benchmark's own tables: title without 'Table 2', string cells, '-' for absent."""
+    t2 = kor_table("korbench (zero-shot, official scoring)",
+                   ["Overall", "Operation", "Logic", "Cipher", "Puzzle", "Counterfactual"],
+                   ["38.00", "55.00", "-", "-", "-", "-"])
+    doc = build_html([view_with(t2, "hf/Qwen/Qwen2.5-7B-Instruct", subset="operation", limit=5)],
+                     load_items=False)
+    assert doc.count('class="num cmpcell"') == 1  # Operation only: Overall skipped for a one-subset run
+    assert "paper 55.60" in doc and "Δ -0.60" in doc
+    assert "Only subset operation was run" in doc and "--limit 5" in doc
+    # base model, three-shot: Table 2's base half
+    doc = build_html([view_with(t2, "vllm/meta-llama/Meta-Llama-3.1-8B", mode="three-shot")], load_items=False)
+    assert "paper 14.00" in doc and "Table 2 (base, three-shot)" in doc
+    # a chat model run three-shot, or a self-correction run: same layout, not the paper's setting
+    for model, mode in (("openai/gpt-4o", "three-shot"), ("openai/gpt-4o", "self-correction")):
+        doc = build_html([view_with(t2, model, mode=mode)], load_items=False)
+        assert 'class="num cmpcell"' not in doc and "not compared" in doc
+    # Table 3 (mixed): accuracy (pass rate) cells
+    t3 = kor_table("korbench (mixed)", ["Overall", "Multi-Q", "Multi-R", "Multi-RQ"],
+                   ["20.00 (30.00)", "15.00 (25.00)", "30.00", "19.00 (31.00)"])
+    doc = build_html([view_with(t3, "claude-3-5-sonnet-20240620", mode="mixed")], load_items=False)
+    assert doc.count('class="num cmpcell"') == 4
+    assert "paper 31.37 (43.24)" in doc and "Δ -11.37 (-13.24)" in doc and "paper 45.20" in doc
+    # no paper row for the model: plain table
+    doc = build_html([view_with(t2, "llamacpp/default")], load_items=False)
+    assert 'class="num cmpcell"' not in doc and "Paper numbers" not in doc
+
+
+def test_compare_row_long_layout() -> None:
+    t = Table("KOR-Bench Table 2", ["category", "n", "accuracy", "real-life rate"],
+              [["operation", 250, 50.0, None], ["counterfactual", 250, "90.00", 5.0], ["overall", 1250, 40.0, None]])
+    from reasoneval.report.paper_numbers import KORBENCH_TABLE2_CHAT
+
+    paper = KORBENCH_TABLE2_CHAT["GPT-4o-2024-05-13"]
+    got = [compare_row(t, r, 2, paper, set()) for r in t.rows]
+    assert got[0] == {2: Cmp(50.0, 86.0, None, None)}
+    assert got[1] == {2: Cmp(90.0, 92.0, 5.0, 4.8)}
+    assert got[2][2].paper == 58.0
+    assert compare_row(t, t.rows[2], 2, paper, {"Overall"}) == {}
+
+
+def test_runs_metadata(report_file: Path) -> None:
+    doc = report_file.read_text(encoding="utf-8")
+    runs = doc[doc.index('<section id="runs">'):]
+    for s in ("run_zero_1", "run_sc_2", "kor_run_3", "package version", "data version", "toy-v1",
+              "prompt version", "toy-p1", "max_tokens", "seed", "created", "UTC", "prompt tokens",
+              "completion tokens", "extraction failure rate", "5.00%", "errors"):
+        assert s in runs, s
+
+
+def test_without_matplotlib(all_views: list[RunView], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    doc = build_html(all_views, load_items=False)
+    assert "Plots skipped: matplotlib is not installed" in doc
+    assert "<img" not in doc
+    assert 'id="item-rows"' in doc and "paper 86.00" in doc
+
+
+def test_lone_surrogates_and_odd_content(tmp_path: Path) -> None:
+    bad = "broken \udcff text \u2028 end"
+    parts = [{"type": "text", "text": "look"}, {"type": "image_url", "image_url": {"url": "http://evil.example/x"}}]
+    rows = [ScoredRow("s/1", "s", 0, [Turn(Prompt(messages=(Message("user", parts),)),
+                                           Completion(bad, "length", Usage(1, 2)), None)])]
+    run = {"run_id": "r\u2028<x>", "model": "m<script>", "benchmark": "b&c", "mode": "zero-shot", "subset": None,
+           "spec": {}, "created": None, "updated": None, "status": "running"}
+    out = tmp_path / "odd.html"
+    write_html([RunView(run, rows, [], collect.run_stats(rows))], out)
+    doc = out.read_bytes().decode("utf-8")
+    assert "m&lt;script&gt;" in doc and "<x>" not in doc
+    assert "evil.example" not in doc and "[image_url omitted]" in doc  # never a reference to fetch
+    data = blob(doc)
+    assert data["items"][0][5] is None  # unscored
+    assert "\\udcff" in doc  # the lone surrogate survives as a JSON escape
+
+
+def test_cli_report_html(toy_store: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from reasoneval.cli import app
+
+    out = tmp_path / "cli.html"
+    res = CliRunner().invoke(app, ["report", "run_zero_1", "run_sc_2", "--store", str(toy_store), "--html", str(out)])
+    assert res.exit_code == 0, res.output
+    doc = out.read_text(encoding="utf-8")
+    assert "htmltoy (zero-shot)" in doc and len(blob(doc)["items"]) == 30
+
+
+def test_verdict_outcomes_counted(toy_views: list[RunView], no_plots: None) -> None:
+    data = blob(build_html(toy_views, load_items=False))
+    outcomes = [i[5] for i in data["items"] if data["runs"][i[0]]["id"] == "run_zero_1"]
+    assert outcomes.count("error") == 1 and outcomes.count("unanswerable") == 1
+    assert outcomes.count("correct") + outcomes.count("incorrect") == 18
+
+
+def test_no_runs(tmp_path: Path) -> None:
+    out = tmp_path / "empty.html"
+    write_html([], out)
+    doc = out.read_text(encoding="utf-8")
+    assert "No runs." in doc and blob(doc)["items"] == []
