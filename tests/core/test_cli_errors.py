@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import free_port
+from reasoneval.testing.procs import free_port
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

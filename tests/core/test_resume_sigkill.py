@@ -23,7 +23,7 @@ def _dump(store: Path) -> list[tuple]:
 
 
 def test_sigkill_then_resume_equals_uninterrupted(tmp_path: Path, make_server) -> None:
-    srv = make_server("--delay", "0.05")
+    srv = make_server("--delay", "0.3")
     interrupted = tmp_path / "a.db"
     p = subprocess.Popen(_cmd(srv.url, interrupted), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 60

@@ -7,6 +7,8 @@ deterministic text that ends in ``[[<last word of the prompt>]]``. With ``--faul
 *the first time its prompt is seen* gets the listed failures in turn (then succeeds), so every item
 eventually completes when the client retries, and a test can count exactly what happened.
 ``--fail-every K`` applies the faults only to every K-th distinct prompt.
+``--capacity K`` serves at most K requests at once (the rest wait their turn), like a real replica
+of fixed capacity; 0 (the default) means unlimited.
 """
 
 from __future__ import annotations
@@ -40,8 +42,11 @@ def prompt_text(body: dict[str, Any]) -> str:
 
 class FakeServer:
     def __init__(self, delay: float, faults: list[str], fail_every: int, timeout_sleep: float,
-                 retry_after: str) -> None:
+                 retry_after: str, capacity: int = 0) -> None:
         self.delay = delay
+        self.capacity = capacity
+        self._slots: asyncio.Semaphore | None = None
+        self._active = 0
         self.faults = faults
         self.fail_every = max(1, fail_every)
         self.timeout_sleep = timeout_sleep
@@ -51,6 +56,19 @@ class FakeServer:
         self.stats: Counter[str] = Counter()
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
+        if self.capacity <= 0:
+            return await self._handle(request)
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.capacity)
+        async with self._slots:
+            self._active += 1
+            self.stats["max_concurrent"] = max(self.stats["max_concurrent"], self._active)
+            try:
+                return await self._handle(request)
+            finally:
+                self._active -= 1
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()
         text = prompt_text(body)
         key = hashlib.sha256(text.encode()).hexdigest()
@@ -107,9 +125,10 @@ def main() -> None:
     ap.add_argument("--fail-every", type=int, default=1)
     ap.add_argument("--timeout-sleep", type=float, default=3.0)
     ap.add_argument("--retry-after", default="1")
+    ap.add_argument("--capacity", type=int, default=0, help="requests served at once (0: unlimited)")
     a = ap.parse_args()
     srv = FakeServer(a.delay, [f for f in a.faults.split(",") if f], a.fail_every, a.timeout_sleep,
-                     a.retry_after)
+                     a.retry_after, capacity=a.capacity)
     web.run_app(srv.app(), host=a.host, port=a.port, print=None, access_log=None, backlog=4096)
 
 

@@ -2,12 +2,13 @@
 
     label PATH                      re-label a states file (release schema) with the exact solver
     generate PUZZLE --n --seed      N new states in release schema (see ``generate.generate_states``)
+    export MATH --total N ...       SFT/RL training mix of puzzle SC/ST samples and math (``export.py``)
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -17,6 +18,7 @@ from .engines.base import StateError
 from .generate import generate_states
 from .label import label_records
 
+TRAIN = "sudoku,graphcoloring,game24"
 app = typer.Typer(help="FineReason puzzles: labels and state generation.", no_args_is_help=True)
 
 
@@ -62,6 +64,40 @@ def generate_cmd(
     write_jsonl(records, sys.stdout)
     if len(records) < n:
         typer.echo(f"warning: only {len(records)} states could be sampled", err=True)
+
+
+@app.command("export")
+def export_cmd(
+    math: Annotated[str, typer.Argument(help="math JSONL (MetaMathQA query/response, question/answer, ...)")],
+    total: Annotated[int, typer.Option(help="samples in the mix")] = 2000,
+    math_ratio: Annotated[float, typer.Option(help="r_m: share of math samples")] = 0.8,
+    unsolvable_ratio: Annotated[float, typer.Option(help="r_u: share of unsolvable states among puzzles")] = 0.5,
+    sc_ratio: Annotated[float, typer.Option(help="share of state-checking among puzzle samples")] = 0.5,
+    seed: Annotated[int, typer.Option(help="random seed")] = 0,
+    puzzles: Annotated[str, typer.Option(help="comma-separated puzzles (paper: no gridpuzzle)")] = TRAIN,
+    states: Annotated[list[str] | None, typer.Option(
+        help="<puzzle>_states.json file(s) to draw the puzzle samples from instead of freshly generated states "
+             "(their puzzles replace --puzzles; never the released test states)")] = None,
+) -> None:
+    """Write the training mix (chat JSONL with a verifiable ``answer``) to stdout."""
+    from .export import MixConfig, export_training
+
+    names = [p.strip() for p in puzzles.split(",") if p.strip()]
+    bad = [p for p in names if p not in PUZZLES]
+    if bad:
+        typer.echo(f"error: unknown puzzle(s) {', '.join(bad)}; expected {', '.join(PUZZLES)}", err=True)
+        raise typer.Exit(2)
+    try:
+        cfg = MixConfig(total, math_ratio, unsolvable_ratio, sc_ratio, seed)
+        pool: dict[str, list[dict[str, Any]]] = {}
+        for path in states or []:
+            puz = puzzle_of_path(path)
+            pool.setdefault(puz, []).extend(load_states(puz, path))
+        n = export_training(math, sys.stdout, cfg, names, dict(pool) if states else None)
+    except (DataError, StateError, ValueError, RuntimeError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(f"wrote {n} samples", err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

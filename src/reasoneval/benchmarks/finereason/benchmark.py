@@ -1,0 +1,515 @@
+"""The registered FineReason :class:`~reasoneval.core.benchmark.Benchmark`.
+
+Subsets are the four puzzles (``sudoku``, ``graphcoloring``, ``game24``, ``gridpuzzle``); modes are the
+paper's three protocols:
+
+=====================  ==============================  ======================================================
+mode                   items (per puzzle)              correct when
+=====================  ==============================  ======================================================
+``state-checking``     the 500 released states         the last ``(A)``/``(B)`` (fallback: text after
+(default)              (``<puzzle>_states.json``)      ``Answer:``) equals ``outputs.current_status``
+``state-transition``   the same 500 states             the state after the last ``Next state:`` is a valid
+                                                       unexplored child (solvable state) or the parent
+                                                       (unsolvable state); error taxonomy in ``detail``
+``end-to-end``         the released questions          the ``Solution:`` is a valid solution (validator)
+                       (``<puzzle>_questions.json``)
+=====================  ==============================  ======================================================
+
+Item ids are the 0-based record index in the data file (stable). Prompts are the official templates
+(``prompts.py``; one user message, no system prompt); scoring is ``tasks.py``. ``Verdict.detail`` carries
+``puzzle``, ``gold`` (the label, the reference next state or a reference solution), ``error_type`` (one of
+``tasks.ERROR_TYPES`` or None) and ``depth`` (moves from the root; not for end-to-end).
+
+``REASONEVAL_FINEREASON_PATH`` (``reasoneval run finereason --data DIR``) points at a folder with files named
+like the release (``<puzzle>_states.json`` / ``<puzzle>_questions.json``, e.g. written by
+``reasoneval finereason generate``) to evaluate instead of the released data.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import sys
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from ...core.benchmark import Benchmark, ScoredRow, Table, Turn
+from ...core.hashing import hash_files, sha256_text
+from ...core.registry import register
+from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
+from . import prompts as P
+from . import tasks
+from .data import DATA_DIR, LABELS, QUESTION_INPUTS, STATE_INPUTS, load_questions, load_states
+from .engines import PUZZLES
+from .engines.game24 import Game24Engine
+from .engines.graphcoloring import GraphColoringEngine
+
+SC, ST, E2E = "state-checking", "state-transition", "end-to-end"
+MODES = (SC, ST, E2E)
+TASK_OF = {SC: "state_checking", ST: "state_transition", E2E: "e2e"}  # harness mode -> tasks.py task
+MODE_ALIASES = {
+    SC: SC, "state_checking": SC, "sc": SC, "checking": SC,
+    ST: ST, "state_transition": ST, "st": ST, "transition": ST,
+    E2E: E2E, "e2e": E2E, "end_to_end": E2E, "endtoend": E2E, "solve": E2E, "solving": E2E,
+}
+ENV_PATH = "REASONEVAL_FINEREASON_PATH"
+_TRUNCATED = "truncated"
+
+
+def normalize_mode(name: str) -> str:
+    """``state_checking`` / ``sc`` / ``state-checking`` ... -> the harness mode name; ValueError otherwise."""
+    key = str(name).strip().lower().replace(" ", "-")
+    mode = MODE_ALIASES.get(key) or MODE_ALIASES.get(key.replace("-", "_"))
+    if mode is None:
+        raise ValueError(f"unknown FineReason task {name!r}; expected one of {', '.join(MODES)} "
+                         f"(or {', '.join(TASK_OF.values())})")
+    return mode
+
+
+def depth_of(puzzle: str, inputs: dict[str, Any]) -> int | None:
+    """Moves from the tree root to ``inputs['current']`` (None when it cannot be told)."""
+    try:
+        cur = inputs["current"]
+        if puzzle == "sudoku":
+            filled = sum(1 for row in cur for v in row if v)
+            return filled - sum(1 for row in inputs["initial"] for v in row if v)
+        if puzzle == "graphcoloring":  # the root has vertex 0 coloured (symmetry breaking)
+            return sum(1 for v in cur if v) - 1
+        if puzzle == "game24":
+            return len(inputs["initial_state"]) - len(cur)
+        if puzzle == "gridpuzzle":
+            return len(inputs["applied_clues"])
+    except (KeyError, TypeError):
+        return None
+    return None
+
+
+def _reference_solution(puzzle: str, rec: dict[str, Any]) -> Any:
+    """A gold answer for an end-to-end item: the released solution (Sudoku, Grid) or one valid solution found
+    by the exact solver (Graph Coloring, Game of 24: any valid answer is accepted)."""
+    out = rec.get("outputs") or {}
+    if puzzle == "sudoku" and out.get("final") is not None:
+        return out["final"]
+    if puzzle == "gridpuzzle" and out.get("solution") is not None:
+        return out["solution"]
+    try:
+        eng = tasks.engine_for(puzzle, rec)
+        if isinstance(eng, GraphColoringEngine):
+            col = eng.find_coloring()
+            return None if col is None else list(col)
+        if isinstance(eng, Game24Engine):
+            expr = eng.solution()
+            return None if expr is None else f"{expr.render()} = 24"
+        sol = eng.solution() if hasattr(eng, "solution") else None  # type: ignore[attr-defined]
+        return None if sol is None else eng.to_json(sol)
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def _gold(puzzle: str, mode: str, rec: dict[str, Any]) -> Any:
+    if mode == SC:
+        return rec["outputs"]["current_status"]
+    if mode == ST:  # the parent at an unsolvable state, else the first solvable unexplored child (DFS order)
+        from .export import target_state
+
+        try:
+            return target_state(puzzle, rec)
+        except (ValueError, TypeError, KeyError):
+            return None
+    return _reference_solution(puzzle, rec)
+
+
+def make_item(puzzle: str, mode: str, ident: str, rec: dict[str, Any]) -> Item:
+    """An Item for one release record (a state record for SC/ST, a question record for end-to-end).
+
+    ``item.data`` is the record (``inputs``/``outputs``) plus ``puzzle``, ``task`` (the mode) and ``depth``,
+    so it can be handed to the ``tasks.py`` scorers as it is.
+    """
+    inputs = rec["inputs"]
+    data: dict[str, Any] = {"inputs": inputs, "outputs": rec.get("outputs") or {}, "puzzle": puzzle,
+                            "task": mode, "depth": None if mode == E2E else depth_of(puzzle, inputs)}
+    return Item("finereason", puzzle, ident, data, _gold(puzzle, mode, data))
+
+
+def _puzzle_order(name: str) -> tuple[int, str]:
+    return (PUZZLES.index(name) if name in PUZZLES else len(PUZZLES), name)
+
+
+def _pct(num: float, den: float) -> float | None:
+    return round(100.0 * num / den, 2) if den else None
+
+
+@register("finereason")
+class FineReason(Benchmark):
+    name = "finereason"
+    description = ("FineReason: reflective puzzle solving - state checking, state transition and end-to-end "
+                   "solving on Sudoku, Graph Coloring, Game of 24 and Logic Grid Puzzles (ACL 2025)")
+    default_mode = SC
+    # The official vLLM runs used --max_output_length 2048 (README; the code default 512 truncates most
+    # state-transition answers); API models ran at the provider's default sampling: temperature None.
+    default_params = GenParams(max_tokens=2048, temperature=None)
+
+    def __init__(self, prompt_options: P.PromptOptions | None = None, strict: bool = False) -> None:
+        """``prompt_options``: the defect fixes of ``prompts.PromptOptions`` (default: the official prompts);
+        ``strict``: the strict state-transition scorer (default: the official criterion)."""
+        self.prompt_options = prompt_options or P.PromptOptions()
+        self.strict = strict
+        self._items: dict[tuple[str, str, str], list[Item]] = {}
+        self._version: dict[str, str] = {}
+
+    # -- catalogue ----------------------------------------------------------------------------------
+    def subsets(self) -> list[str]:
+        return list(PUZZLES)
+
+    def modes(self) -> list[str]:
+        return list(MODES)
+
+    @staticmethod
+    def data_dir() -> Path:
+        env = os.environ.get(ENV_PATH)
+        return Path(env) if env else DATA_DIR
+
+    def _file(self, puzzle: str, mode: str) -> Path:
+        d = self.data_dir()
+        if not d.is_dir():
+            raise FileNotFoundError(f"{d}: not a folder (FineReason data: <puzzle>_states.json / "
+                                    f"<puzzle>_questions.json)")
+        p = d / f"{puzzle}_{'questions' if mode == E2E else 'states'}.json"
+        if not p.is_file():
+            raise FileNotFoundError(f"{p}: no such file")
+        return p
+
+    def load(self, subset: str, mode: str) -> list[Item]:
+        if subset not in PUZZLES:
+            raise KeyError(f"unknown finereason subset {subset!r}; known: {', '.join(PUZZLES)}")
+        if mode not in MODES:
+            raise KeyError(f"unknown finereason mode {mode!r}; known: {', '.join(MODES)}")
+        path = self._file(subset, mode)
+        key = (str(path), subset, mode)
+        if key not in self._items:
+            recs = load_questions(subset, path) if mode == E2E else load_states(subset, path)
+            self._items[key] = [make_item(subset, mode, str(i), r) for i, r in enumerate(recs)]
+        return list(self._items[key])
+
+    # -- prompting and scoring ----------------------------------------------------------------------
+    def prompt(self, item: Item, mode: str) -> Prompt:
+        return Prompt.chat(tasks.build_prompt(item.subset, TASK_OF[mode], item.data, self.prompt_options))
+
+    def score(self, item: Item, text: str, mode: str) -> Verdict:
+        puzzle = item.subset
+        task = TASK_OF[mode]
+        kwargs = {"strict": self.strict} if mode == ST else {}
+        v = tasks.score(puzzle, task, item.data, text, **kwargs)
+        detail = dict(v.detail)
+        error_type = detail.pop("error", None)
+        if mode == SC and v.extracted is None:
+            error_type = tasks.PARSE_ERROR
+        if mode == E2E and error_type is None and str(detail.get("reason", "")).startswith("unparsable"):
+            error_type = tasks.PARSE_ERROR  # Game of 24: the text after "Solution:" is no expression
+        if v.correct:
+            outcome = Outcome.CORRECT
+        elif error_type == tasks.PARSE_ERROR:
+            outcome = Outcome.UNANSWERABLE
+        else:
+            outcome = Outcome.INCORRECT
+        detail.update(puzzle=puzzle, gold=item.gold, error_type=error_type)
+        if mode != E2E:
+            detail["depth"] = item.data.get("depth")
+            detail["status"] = item.data["outputs"].get("current_status")
+        return Verdict(outcome, v.extracted, v.method, detail)
+
+    # -- summaries ----------------------------------------------------------------------------------
+    def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
+        by: dict[str, list[Verdict | None]] = defaultdict(list)
+        for r in rows:
+            by[r.subset].append(r.final.verdict)
+        puzzles = sorted(by, key=_puzzle_order)
+        groups: list[tuple[str, list[Verdict | None]]] = [(p, by[p]) for p in puzzles]
+        if len(puzzles) > 1:
+            groups.append(("overall", [v for p in puzzles for v in by[p]]))
+        title = f"finereason ({mode})"
+        if mode == SC:
+            tables = [self._sc_table(title, groups)]
+        elif mode == ST:
+            tables = [self._st_table(title, groups), self._error_table(f"{title} error types", groups)]
+        else:
+            tables = [self._e2e_table(title, groups)]
+        if mode != E2E:
+            tables.append(self._depth_table(f"{title} accuracy by depth", puzzles, by))
+        return tables
+
+    @staticmethod
+    def _counts(vs: Sequence[Verdict | None]) -> tuple[int, int, int, int]:
+        """(items, correct, unextractable, failed calls)."""
+        n = len(vs)
+        correct = sum(1 for v in vs if v is not None and v.correct)
+        unans = sum(1 for v in vs if v is not None and v.outcome is Outcome.UNANSWERABLE)
+        errors = sum(1 for v in vs if v is not None and v.outcome is Outcome.ERROR)
+        return n, correct, unans, errors
+
+    def _sc_table(self, title: str, groups: list[tuple[str, list[Verdict | None]]]) -> Table:
+        out = []
+        for name, vs in groups:
+            n, correct, unans, errors = self._counts(vs)
+            golds, preds = [], []
+            for v in vs:
+                if v is None or v.outcome is Outcome.ERROR or v.detail.get("gold") not in LABELS:
+                    continue
+                golds.append(v.detail["gold"])
+                ok = v.outcome in (Outcome.CORRECT, Outcome.INCORRECT) and v.extracted in LABELS
+                preds.append(v.extracted if ok else None)
+            m = tasks.state_checking_metrics(golds, preds)
+            prec = round(100 * m.precision, 2) if m.tp + m.fp else None  # undefined: no positive prediction
+            rec = round(100 * m.recall, 2) if m.tp + m.fn else None  # undefined: no unsolvable state
+            f1 = round(100 * m.f1, 2) if prec is not None and rec is not None else None
+            out.append([name, n, _pct(correct, n - errors), prec, rec, f1, unans, errors])
+        return Table(title, ["puzzle", "n", "accuracy", "precision", "recall", "f1", "unextractable", "errors"],
+                     out, ["precision / recall / F1 with Unsolvable as the positive class (paper Tables 4, 9); "
+                           "an unextracted answer is wrong and never a positive prediction; empty where undefined",
+                           "accuracy excludes failed model calls (errors); overall pools all items"])
+
+    def _st_table(self, title: str, groups: list[tuple[str, list[Verdict | None]]]) -> Table:
+        out = []
+        for name, vs in groups:
+            n, correct, unans, errors = self._counts(vs)
+            per: dict[str, list[int]] = {lab: [0, 0] for lab in LABELS}
+            for v in vs:
+                if v is None or v.outcome is Outcome.ERROR:
+                    continue
+                st = v.detail.get("status")
+                if st in per:
+                    per[st][0] += int(v.correct)
+                    per[st][1] += 1
+            out.append([name, n, _pct(correct, n - errors), _pct(*per["Solvable"]), _pct(*per["Unsolvable"]),
+                        unans, errors])
+        return Table(title, ["puzzle", "n", "accuracy", "acc. solvable", "acc. unsolvable", "unextractable",
+                             "errors"], out,
+                     ["correct: a valid unexplored child at a solvable state, the parent at an unsolvable "
+                      "state (ground-truth labels are given in the prompt; paper Fig. 4a splits by label)"])
+
+    def _error_table(self, title: str, groups: list[tuple[str, list[Verdict | None]]]) -> Table:
+        out = []
+        for name, vs in groups:
+            counts = dict.fromkeys(tasks.ERROR_TYPES, 0)
+            wrong = truncated = 0
+            for v in vs:
+                if v is None or v.correct or v.outcome is Outcome.ERROR:
+                    continue
+                wrong += 1
+                if v.method == _TRUNCATED:
+                    truncated += 1
+                    continue
+                et = v.detail.get("error_type")
+                if et in counts:
+                    counts[et] += 1
+            out.append([name, wrong, *counts.values(), truncated])
+        return Table(title, ["puzzle", "wrong", *tasks.ERROR_TYPES, "truncated"], out,
+                     ["wrong transitions by error type (paper Fig. 4b): Multiple Moves / Invalid Move / "
+                      "Unsolvable Child at solvable states, Backtracking Failure / Sibling at unsolvable states",
+                      "truncated: the output hit max_tokens (not classified)"])
+
+    def _e2e_table(self, title: str, groups: list[tuple[str, list[Verdict | None]]]) -> Table:
+        out = []
+        for name, vs in groups:
+            n, correct, unans, errors = self._counts(vs)
+            out.append([name, n, _pct(correct, n - errors), unans, errors])
+        return Table(title, ["puzzle", "n", "accuracy", "unextractable", "errors"], out,
+                     ["paper Table 2 (o1): sudoku 0, graphcoloring 78.4, game24 54.1, gridpuzzle 45.7"])
+
+    @staticmethod
+    def _depth_table(title: str, puzzles: list[str], by: dict[str, list[Verdict | None]]) -> Table:
+        out = []
+        for p in puzzles:
+            acc: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+            for v in by[p]:
+                if v is None or v.outcome is Outcome.ERROR:
+                    continue
+                d = v.detail.get("depth")
+                if isinstance(d, int) and not isinstance(d, bool):
+                    acc[d][0] += int(v.correct)
+                    acc[d][1] += 1
+            for d in sorted(acc):
+                ok, n = acc[d]
+                out.append([p, d, n, _pct(ok, n)])
+        return Table(title, ["puzzle", "depth", "n", "accuracy"], out,
+                     ["depth: moves from the root (Sudoku: digits placed, Graph Coloring: vertices coloured "
+                      "after vertex 0, Game of 24: operations applied, Grid: clues applied)"])
+
+    # -- versions -----------------------------------------------------------------------------------
+    def data_version(self) -> str:
+        d = self.data_dir()
+        key = str(d)
+        if key not in self._version:
+            files = sorted(d.glob("*.json")) if d.is_dir() else []
+            self._version[key] = hash_files(files) if files else "missing"
+        return self._version[key]
+
+    def prompt_version(self, mode: str) -> str:
+        fns: list[Any] = [tasks.build_prompt, P._s]
+        if mode == SC:
+            fns += [*P.SC.values(), P._grid_history, P._clue_lines]
+        elif mode == ST:
+            fns += [P.sudoku_st, P.gc_st, P.g24_st, P.grid_st, P._grid_history, P._clue_lines]
+        else:
+            fns += [*P.E2E.values(), P._clue_lines]
+        text = "\n".join(inspect.getsource(f) for f in fns)
+        text += f"\n{mode}\n{P._GRID_INTRO}\n{P._GC_LABEL}\n{self.prompt_options}"
+        return sha256_text(text)[:16]
+
+    # -- re-scoring completions made elsewhere ------------------------------------------------------
+    def rescore(self, paths: list[str], jsonl: bool, options: dict[str, Any],
+                out: IO[str] | None = None, err: IO[str] | None = None) -> int:
+        """Score JSONL rows in the release schema plus a ``response`` field (``reasoneval rescore``).
+
+        The task of a row: ``options["mode"]`` (or ``options["task"]``) if given, else the row's ``task`` /
+        ``mode`` field, else the file name (``..._state_transition...``, ``..._e2e...``), else ``end-to-end``
+        for a question record (no ``inputs.current``), else ``state-checking``. The puzzle: the row's
+        ``puzzle`` field, else the file name (``<puzzle>_...``), else the shape of ``inputs``.
+        With ``jsonl`` one object per row goes to stdout (``id, puzzle, task, correct, extracted, method,
+        error_type``); otherwise the summary tables. A bad row is reported as ``file:line: ...`` on stderr and
+        skipped. Returns 0, or 1 when any row was bad (2 when there is nothing to read).
+        """
+        out = out or sys.stdout
+        err = err or sys.stderr
+        forced = options.get("mode") or options.get("task")
+        try:
+            forced_mode = normalize_mode(forced) if forced else None
+        except ValueError as e:
+            print(f"error: {e}", file=err)
+            return 2
+        files = list(_rescore_files(paths))
+        if not files:
+            print("error: no .jsonl/.json files found in " + ", ".join(paths), file=err)
+            return 2
+        by_mode: dict[str, list[ScoredRow]] = defaultdict(list)
+        bad = 0
+        for path in files:
+            for where, ordinal, rec in _iter_rows(path, err):
+                if rec is None:
+                    bad += 1
+                    continue
+                try:
+                    mode, item, response = self._row_item(path, ordinal, rec, forced_mode)
+                    verdict = self.score(item, response, mode)
+                except Exception as e:  # noqa: BLE001 - a bad row must not stop the others
+                    print(f"error: {where}: {e}", file=err)
+                    bad += 1
+                    continue
+                if jsonl:
+                    out.write(json.dumps({"id": item.id, "puzzle": item.subset, "task": mode,
+                                          "correct": verdict.correct, "extracted": verdict.extracted,
+                                          "method": verdict.method,
+                                          "error_type": verdict.detail.get("error_type")},
+                                         ensure_ascii=False) + "\n")
+                by_mode[mode].append(ScoredRow(item.key, item.subset, 0,
+                                               [Turn(Prompt(), Completion(response), verdict)]))
+        if not jsonl:
+            from rich.console import Console
+
+            from ...report.render import to_terminal
+
+            tables = [t for mode in MODES if by_mode.get(mode) for t in self.summarize(by_mode[mode], mode)]
+            to_terminal(tables, Console(file=out) if out is not sys.stdout else None)
+        n = sum(len(v) for v in by_mode.values())
+        print(f"finereason rescore: {n} row(s) scored, {bad} bad row(s)", file=err)
+        return 1 if bad else 0
+
+    def _row_item(self, path: Path, ordinal: int, rec: dict[str, Any], forced: str | None
+                  ) -> tuple[str, Item, str]:
+        inputs = rec.get("inputs")
+        if not isinstance(inputs, dict):
+            raise ValueError("row has no 'inputs' object")
+        response = rec.get("response")
+        if not isinstance(response, str):
+            raise ValueError("row has no 'response' string")
+        mode = forced
+        if mode is None:
+            tag = rec.get("task", rec.get("mode"))
+            mode = normalize_mode(tag) if tag is not None else (_mode_from_name(path.name) or (
+                SC if "current" in inputs else E2E))
+        puzzle = rec.get("puzzle") or _puzzle_from_name(path.name) or _puzzle_from_inputs(inputs)
+        if puzzle not in PUZZLES:
+            raise ValueError(f"cannot tell the puzzle (got {puzzle!r}); add a 'puzzle' field "
+                             f"({', '.join(PUZZLES)})")
+        need = QUESTION_INPUTS[puzzle] if mode == E2E else STATE_INPUTS[puzzle]
+        missing = [k for k in need if k not in inputs]
+        if missing:
+            raise ValueError(f"{puzzle} {mode} row: inputs lack {', '.join(missing)}")
+        if mode != E2E:
+            status = (rec.get("outputs") or {}).get("current_status")
+            if status not in LABELS:
+                raise ValueError(f"{mode} row: outputs.current_status is {status!r}, expected one of {LABELS}")
+        ident = str(rec["id"]) if rec.get("id") is not None else str(ordinal)
+        return mode, make_item(puzzle, mode, ident, rec), response
+
+
+def _rescore_files(paths: Sequence[str]) -> Iterator[Path]:
+    for p in map(Path, paths):
+        if p.is_dir():
+            yield from sorted(f for f in p.rglob("*") if f.is_file() and f.suffix in (".jsonl", ".json"))
+        else:
+            yield p
+
+
+def _iter_rows(path: Path, err: IO[str]) -> Iterator[tuple[str, int, dict[str, Any] | None]]:
+    """(``file:line``, 0-based row ordinal, record or None for a bad line, already reported)."""
+    try:
+        fh = path.open(encoding="utf-8")
+    except OSError as e:
+        print(f"error: {path}: cannot open: {e.strerror}", file=err)
+        yield str(path), 0, None
+        return
+    ordinal = 0
+    with fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            where = f"{path}:{lineno}"
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as e:
+                print(f"error: {where}: invalid JSON ({e.msg} at column {e.colno})", file=err)
+                ordinal += 1
+                yield where, ordinal - 1, None
+                continue
+            if not isinstance(rec, dict):
+                print(f"error: {where}: expected a JSON object, got {type(rec).__name__}", file=err)
+                ordinal += 1
+                yield where, ordinal - 1, None
+                continue
+            ordinal += 1
+            yield where, ordinal - 1, rec
+
+
+def _mode_from_name(name: str) -> str | None:
+    n = name.lower().replace("-", "_")
+    if "state_transition" in n:
+        return ST
+    if "state_checking" in n:
+        return SC
+    if "e2e" in n or "end_to_end" in n:
+        return E2E
+    return None
+
+
+def _puzzle_from_name(name: str) -> str | None:
+    n = name.lower()
+    for p in PUZZLES:
+        if n.startswith(p + "_") or n.startswith(p + "."):
+            return p
+    return None
+
+
+def _puzzle_from_inputs(inputs: dict[str, Any]) -> str | None:
+    if "clues" in inputs:
+        return "gridpuzzle"
+    if "graph" in inputs:
+        return "graphcoloring"
+    if "initial_state" in inputs:
+        return "game24"
+    if "initial" in inputs:
+        return "sudoku"
+    return None
