@@ -161,3 +161,16 @@ def test_huge_latex_power_is_bounded(tmp_path: Path) -> None:
 
         assert finish(j, lc).correct is False
         assert lc.get("\\frac{1}{2}").ok  # the pool survived
+
+
+def test_text_group_removal_matches_official_regex() -> None:
+    import random
+    import re
+
+    from reasoneval.benchmarks.korbench.brackets import _drop_text_groups
+
+    rng = random.Random(3)
+    alphabet = ["\\text{", "}", "a", "\n", "{", "\\", " "]
+    for _ in range(5000):
+        t = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        assert _drop_text_groups(t) == re.sub(r"\\text\{.*?\}", "", t), repr(t)

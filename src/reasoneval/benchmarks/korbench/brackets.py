@@ -25,7 +25,6 @@ _INNER = re.compile(r"\[\[(.*?)\]\]", re.DOTALL)
 _PATTERNS = ((_DOUBLE, "[[", "]]"), (_BOXED, "$\\boxed{", "}$"), (_SINGLE, "[", "]"))
 
 _LATEX_DELIMS = re.compile(r"\\[()\[\]]")
-_LATEX_TEXT = re.compile(r"\\text\{.*?\}")
 _LATEX_SIZING = re.compile(r"\\(?:left|right|displaystyle)")
 
 
@@ -58,11 +57,36 @@ def first_match(text: str, policy: Policy = "first") -> str | None:
     return None
 
 
+def _drop_text_groups(s: str) -> str:
+    r"""Linear-time ``re.sub(r"\\text\{.*?\}", "", s)`` (``.`` stops at newlines, as in the regex).
+
+    The regex is quadratic on many ``\text{`` with no closing brace; this scan is not.
+    """
+    out: list[str] = []
+    pos = 0
+    while True:
+        i = s.find("\\text{", pos)
+        if i < 0:
+            break
+        j = s.find("}", i + 6)
+        if j < 0:  # no closing brace anywhere after: no later match either
+            break
+        nl = s.find("\n", i + 6, j)
+        if nl >= 0:  # every candidate before the newline would have to cross it
+            out.append(s[pos : nl + 1])
+            pos = nl + 1
+            continue
+        out.append(s[pos:i])
+        pos = j + 1
+    out.append(s[pos:])
+    return "".join(out)
+
+
 def clean_latex(s: str) -> str:
     if "=" in s:
         s = s.rsplit("=", 1)[1]
     s = _LATEX_DELIMS.sub("", s)
-    s = _LATEX_TEXT.sub("", s)
+    s = _drop_text_groups(s)
     s = _LATEX_SIZING.sub("", s)
     return s.replace("\\\\", "\\")
 
