@@ -207,6 +207,9 @@ def rescore(
         fail(str(e))
     except NotImplementedError as e:
         fail(str(e))
+    except BrokenPipeError:  # `... | head`: the reader is gone, nothing to report
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(0) from None
     except (ValueError, OSError) as e:
         fail(str(e))
     raise typer.Exit(code or 0)
