@@ -145,7 +145,7 @@ class OpenAICompatBackend:
                     snippet = raw[:300].decode("utf-8", "replace")
                     return Completion(error=f"HTTP {resp.status} from {replica.url}: {snippet}",
                                       latency_s=time.monotonic() - t0)
-        except (aiohttp.ClientConnectorError, aiohttp.ServerDisconnectedError) as e:
+        except (aiohttp.ClientOSError, aiohttp.ServerDisconnectedError) as e:  # refused or reset: replica down
             raise _Retryable(f"cannot reach {replica.url}: {e.__class__.__name__}", replica_down=True) from e
         except aiohttp.ClientPayloadError as e:
             raise _Retryable(f"broken response from {replica.url}: {e}") from e

@@ -38,11 +38,12 @@ from ..core.benchmark import Benchmark
 from ..core.types import Completion, GenParams, Prompt
 from ..models.base import ModelBackend, ModelError
 from ..store.sqlite import RunStore
-from .engine import RunResult, Runner, _generator
+from .engine import Runner, RunResult, _generator
 from .spec import RunSpec
 
 INSTALL_HINT = "the ray executor needs Ray: pip install 'reasoneval[ray]'"
 MAX_WORKER_CONCURRENCY = 256
+WARN_PENDING_S = 30.0
 #: environment the workers of a remote cluster get from the driver (model API settings)
 FORWARDED_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "REASONEVAL_API_KEY")
 #: how many workers one request may see die under it before it is recorded as an error
@@ -51,6 +52,10 @@ MAX_WORKER_DEATHS_PER_REQUEST = 3
 
 class RayUnavailable(ModelError):
     """Ray is not installed (or cannot be imported)."""
+
+
+class AllWorkersLost(ModelError):
+    """No Ray worker is left alive; the run stops (and resumes when the command is run again)."""
 
 
 def import_ray() -> Any:
@@ -103,10 +108,16 @@ class ModelWorker:
     async def ready(self) -> dict[str, Any]:
         import socket
 
+        from ..models.preflight import check_reachable
+
         info: dict[str, Any] = {"host": socket.gethostname(), "pid": os.getpid(), "error": self.error}
         if self.backend is not None:
             info.update(max_concurrency=int(self.backend.max_concurrency),
                         supports_images=bool(getattr(self.backend, "supports_images", False)))
+            try:  # HTTP backends: can this worker, from where it runs, reach any replica?
+                await check_reachable(self.backend)
+            except ModelError as e:
+                info["error"] = str(e)
         return info
 
     async def generate(self, prompt: Prompt, params: GenParams) -> Completion:
@@ -194,8 +205,10 @@ class RayBackend:
         reasons: list[str] = []
         while len(reasons) < MAX_WORKER_DEATHS_PER_REQUEST:
             w = await self._acquire()
-            if w is None:
-                break
+            if w is None:  # stop the run rather than store every remaining item as an error
+                raise AllWorkersLost("every Ray worker died (" + "; ".join(
+                    f"worker {x.index}: {x.death}" for x in self.workers) + "); what was generated is "
+                    "stored: run the same command again to resume")
             t0 = time.monotonic()
             try:
                 ref = w.handle.generate.remote(prompt, params)
@@ -221,8 +234,8 @@ class RayBackend:
             w.first_t = w.first_t or t0
             w.last_t = now
             return comp
-        why = "; ".join(reasons) or "no live Ray worker left"
-        return Completion(error=f"ray: no worker could answer ({why})", latency_s=time.monotonic() - t_start)
+        return Completion(error=f"ray: {len(reasons)} workers failed under this request ({'; '.join(reasons)})",
+                          latency_s=time.monotonic() - t_start)
 
     def worker_stats(self) -> list[dict[str, Any]]:
         out = []
@@ -273,6 +286,14 @@ def _first_line(e: BaseException) -> str:
     return e.__class__.__name__
 
 
+def _resources(ray: Any) -> dict[str, float]:
+    try:
+        res = ray.cluster_resources()
+    except Exception:
+        return {}
+    return {k: v for k, v in res.items() if k in ("CPU", "GPU") or not (k.startswith("node:") or "memory" in k)}
+
+
 def _default_gpus(model_spec: str) -> float:
     kind, _, rest = model_spec.partition("/")
     if kind != "vllm":
@@ -308,28 +329,37 @@ def start_workers(model_spec: str, workers: int, seed: int = 0, *, local_cpus: f
     if gpus:
         opts["num_gpus"] = gpus
     if local_cpus is None:  # a remote cluster: the workers need the driver's API settings
-        env = {k: os.environ[k] for k in FORWARDED_ENV if os.environ.get(k)}
-        if env:
-            opts["runtime_env"] = {"env_vars": env}
+        forwarded = {k: os.environ[k] for k in FORWARDED_ENV if os.environ.get(k)}
+        if forwarded:
+            opts["runtime_env"] = {"env_vars": forwarded}
     opts.update(_env_json("REASONEVAL_RAY_ACTOR_OPTIONS"))
     opts.update(actor_options or {})
     n_threads = max(1, int(opts.get("num_cpus") or 1))
     if concurrency is None:
-        env = os.environ.get("REASONEVAL_RAY_WORKER_CONCURRENCY")
-        concurrency = int(env) if env else None
+        per_worker = os.environ.get("REASONEVAL_RAY_WORKER_CONCURRENCY")
+        concurrency = int(per_worker) if per_worker else None
     timeout = start_timeout_s or float(os.environ.get("REASONEVAL_RAY_START_TIMEOUT", "1800"))
 
     actor_cls = ray.remote(ModelWorker)
     handles = [actor_cls.options(**opts).remote(model_spec, seed, concurrency or 32, n_threads)
                for _ in range(workers)]
     refs = [h.ready.remote() for h in handles]
+    ask = {k: v for k, v in opts.items() if k in ("num_cpus", "num_gpus", "resources", "memory")}
     try:
-        ready, pending = ray.wait(refs, num_returns=len(refs), timeout=timeout)
+        t_end = time.monotonic() + timeout
+        ready, pending = ray.wait(refs, num_returns=len(refs), timeout=min(timeout, WARN_PENDING_S))
+        if pending and time.monotonic() < t_end:
+            # still loading a big model, or waiting for resources the cluster may never have
+            print(f"{len(pending)} of {workers} Ray workers not ready after {WARN_PENDING_S:g}s; each asks "
+                  f"for {ask}, the cluster has {_resources(ray)}; waiting up to {timeout:g}s "
+                  "(REASONEVAL_RAY_ACTOR_OPTIONS changes the ask, REASONEVAL_RAY_START_TIMEOUT the wait)",
+                  file=sys.stderr)
+            ready, pending = ray.wait(refs, num_returns=len(refs), timeout=max(0.0, t_end - time.monotonic()))
         if pending:
             raise ModelError(
                 f"only {len(ready)} of {workers} Ray workers started within {timeout:g}s; each asks for "
-                f"{ {k: v for k, v in opts.items() if k != 'scheduling_strategy'} }, the cluster has "
-                f"{ray.cluster_resources()} (REASONEVAL_RAY_ACTOR_OPTIONS changes the ask)")
+                f"{ask}, the cluster has {_resources(ray)} (fewer --workers, or "
+                "REASONEVAL_RAY_ACTOR_OPTIONS to change the ask)")
         infos = ray.get(refs)
     except ModelError:
         for h in handles:
@@ -339,11 +369,11 @@ def start_workers(model_spec: str, workers: int, seed: int = 0, *, local_cpus: f
         for h in handles:
             ray.kill(h, no_restart=True)
         raise ModelError(f"a Ray worker failed to start {model_spec}: {_first_line(e)}") from e
-    errors = [i["error"] for i in infos if i.get("error")]
+    errors = [i for i in infos if i.get("error")]
     if errors:
         for h in handles:
             ray.kill(h, no_restart=True)
-        raise ModelError(f"Ray worker could not load {model_spec}: {errors[0]}")
+        raise ModelError(f"Ray worker on {errors[0]['host']} could not use {model_spec}: {errors[0]['error']}")
     pool = []
     for i, (h, info) in enumerate(zip(handles, infos, strict=True)):
         slots = max(1, min(int(info["max_concurrency"]), concurrency or MAX_WORKER_CONCURRENCY))
@@ -361,13 +391,38 @@ def _init_ray(ray: Any, address: str | None, num_cpus: int | None) -> tuple[bool
         return False, (float(ray.cluster_resources().get("CPU", 1)) if local else None)
     runtime_env = _env_json("REASONEVAL_RAY_RUNTIME_ENV") or None
     if address:
-        ray.init(address=address, runtime_env=runtime_env, logging_level=logging.WARNING,
-                 log_to_driver=False)
+        _check_reachable(address)
+        try:
+            ray.init(address=address, runtime_env=runtime_env, logging_level=logging.WARNING,
+                     log_to_driver=False)
+        except (ConnectionError, ray.exceptions.RayError, ValueError, RuntimeError) as e:
+            hint = (" (a cluster with token authentication also needs RAY_AUTH_MODE=token and its token "
+                    "in RAY_AUTH_TOKEN or ~/.ray/auth_token on this machine)")
+            if address.startswith("ray://") and "ray[client]" in str(e):
+                hint = " (ray:// needs pip install 'ray[client]')"
+            raise ModelError(f"cannot connect to the Ray cluster at {address}: {_first_line(e)}{hint}") from e
         return True, None
     cpus = num_cpus or os.cpu_count() or 1
-    ray.init(num_cpus=cpus, include_dashboard=False, runtime_env=runtime_env,
+    # a cluster of this machine alone: loopback only, no dashboard, nothing listens outside
+    ray.init(num_cpus=cpus, include_dashboard=False, runtime_env=runtime_env, _node_ip_address="127.0.0.1",
              logging_level=logging.WARNING, log_to_driver=False)
     return True, float(cpus)
+
+
+def _check_reachable(address: str, timeout: float = 10.0) -> None:
+    """Fail in one line when nothing listens at ``host:port`` (Ray itself can retry for minutes)."""
+    import socket
+    from urllib.parse import urlparse
+
+    if address == "auto":
+        return
+    u = urlparse(address if "://" in address else f"gcs://{address}")
+    if not u.hostname or not u.port:
+        return
+    try:
+        socket.create_connection((u.hostname, u.port), timeout=timeout).close()
+    except OSError as e:
+        raise ModelError(f"cannot reach the Ray cluster at {address}: {e.__class__.__name__}: {e}") from e
 
 
 def _is_client(ray: Any) -> bool:
@@ -391,20 +446,6 @@ async def _drive(bench: Benchmark, spec: RunSpec, store: RunStore, backend: RayB
             await judge.aclose()
 
 
-async def _preflight(model_spec: str) -> None:
-    """HTTP backends: fail in one line, before any actor starts, when no replica answers."""
-    if model_spec.partition("/")[0] not in ("openai", "openai-compat"):
-        return
-    from ..models.preflight import check_reachable
-    from ..models.registry import load_model
-
-    b = load_model(model_spec, concurrency=1)
-    try:
-        await check_reachable(b)
-    finally:
-        await b.aclose()
-
-
 def run_ray(bench: Benchmark, spec: RunSpec, store: RunStore, workers: int = 2, address: str | None = None,
             retry_errors: bool = False, progress: bool = True, *, num_cpus: int | None = None,
             actor_options: dict[str, Any] | None = None, concurrency: int | None = None) -> RunResult:
@@ -414,7 +455,6 @@ def run_ray(bench: Benchmark, spec: RunSpec, store: RunStore, workers: int = 2, 
     with ``num_cpus`` CPUs (default: all) and no dashboard.
     """
     ray = import_ray()
-    asyncio.run(_preflight(spec.model))
     started, local_cpus = _init_ray(ray, address, num_cpus)
     backend: RayBackend | None = None
     try:
