@@ -72,7 +72,6 @@ class Runner:
             return hit, key, True
         comp = await gen(prompt, params)
         res.generated += 1
-        self.store.cache_put(key, comp)
         return comp, key, False
 
     def _params(self, sample: int) -> GenParams:
@@ -103,10 +102,11 @@ class Runner:
                 comp, key, hit = await self._call(self._gen, self.spec.model, prompt, params, sample, res)
                 if hit:
                     cached_only = True
-                self.store.put_completion(run_id, item.key, sample, t, "answer", item.subset, prompt, key, comp)
+                await self.store.aput_completion(run_id, item.key, sample, t, "answer", item.subset, prompt,
+                                                 key, comp, cache=not hit)
             verdict = await self._score(item, comp)
             verdict = await self._maybe_judge(run_id, item, sample, t, comp, verdict, judged, res)
-            self.store.put_verdict(run_id, item.key, sample, t, SCORER, verdict)
+            self.store.put_verdict(run_id, item.key, sample, t, SCORER, verdict, buffered=True)
             turns.append(Turn(prompt, comp, verdict))
             if comp.error is not None:
                 any_error = True
@@ -132,8 +132,9 @@ class Runner:
         jc = judged.get(turn)
         if jc is None:
             jparams = GenParams(max_tokens=1024, temperature=0.0)
-            jc, key, _ = await self._call(self._judge_gen, self.judge.spec, jp, jparams, 0, res)
-            self.store.put_completion(run_id, item.key, sample, turn, "judge", item.subset, jp, key, jc)
+            jc, key, hit = await self._call(self._judge_gen, self.judge.spec, jp, jparams, 0, res)
+            await self.store.aput_completion(run_id, item.key, sample, turn, "judge", item.subset, jp, key, jc,
+                                             cache=not hit)
         if jc.error is not None:
             return Verdict(Outcome.ERROR, verdict.extracted, "judge-error", {"error": jc.error})
         return self.bench.score_judged(item, strip_think(comp.text), self.spec.mode, jc.text)
@@ -175,6 +176,9 @@ class Runner:
             finally:
                 for w in workers:
                     w.cancel()
+                store.flush()
+                store.close_writer()
+        store.flush()
         store.set_status(run_id, "done" if res.errors == 0 else "done-with-errors")
         self._score_pool.shutdown(wait=False)
         return res

@@ -36,6 +36,7 @@ def rescore_run(store: RunStore, run: dict[str, Any]) -> int:
             if jc is not None and v.method != "truncated" and c.completion.error is None:
                 v = (Verdict(Outcome.ERROR, v.extracted, "judge-error", {"error": jc.error}) if jc.error
                      else bench.score_judged(item, strip_think(c.completion.text), spec.mode, jc.text))
-        store.put_verdict(run["run_id"], c.item_key, c.sample, c.turn, SCORER, v)
+        store.put_verdict(run["run_id"], c.item_key, c.sample, c.turn, SCORER, v, buffered=True)
         n += 1
+    store.flush()
     return n

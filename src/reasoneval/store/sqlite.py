@@ -63,8 +63,12 @@ class RunStore:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA busy_timeout=30000")
         self.db.executescript(SCHEMA)
+        self._verdict_buf: list[tuple[Any, ...]] = []
+        self._writer: Any = None
 
     def close(self) -> None:
+        self.flush()
+        self.close_writer()
         self.db.close()
 
     # ---- runs
@@ -101,13 +105,42 @@ class RunStore:
         return out
 
     # ---- completions
+    @staticmethod
+    def _rows(run_id: str, item_key: str, sample: int, turn: int, role: str, subset: str, prompt: Prompt,
+              cache_key: str, c: Completion, cache: bool) -> tuple[tuple[Any, ...], tuple[Any, ...] | None]:
+        now = time.time()
+        row = (run_id, item_key, sample, turn, role, subset, json.dumps(prompt.to_json(), ensure_ascii=False),
+               cache_key, c.text, c.finish_reason, c.usage.prompt_tokens, c.usage.completion_tokens,
+               c.latency_s, c.error, now)
+        cache_row = ((cache_key, c.text, c.finish_reason, c.usage.prompt_tokens, c.usage.completion_tokens,
+                      c.latency_s, now) if cache and c.error is None else None)
+        return row, cache_row
+
     def put_completion(self, run_id: str, item_key: str, sample: int, turn: int, role: str, subset: str,
-                       prompt: Prompt, cache_key: str, c: Completion) -> None:
-        self.db.execute(
-            "INSERT OR REPLACE INTO completions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (run_id, item_key, sample, turn, role, subset, json.dumps(prompt.to_json(), ensure_ascii=False),
-             cache_key, c.text, c.finish_reason, c.usage.prompt_tokens, c.usage.completion_tokens,
-             c.latency_s, c.error, time.time()))
+                       prompt: Prompt, cache_key: str, c: Completion, cache: bool = False) -> None:
+        """Durably store a completion (one transaction, with its response-cache entry when ``cache``)."""
+        row, cache_row = self._rows(run_id, item_key, sample, turn, role, subset, prompt, cache_key, c, cache)
+        with self.db:  # BEGIN ... COMMIT
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT OR REPLACE INTO completions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", row)
+            if cache_row is not None:
+                self.db.execute("INSERT OR REPLACE INTO cache VALUES (?,?,?,?,?,?,?)", cache_row)
+
+    async def aput_completion(self, run_id: str, item_key: str, sample: int, turn: int, role: str,
+                              subset: str, prompt: Prompt, cache_key: str, c: Completion,
+                              cache: bool = False) -> None:
+        """``put_completion`` through the group-commit writer thread; returns once it is committed."""
+        if self._writer is None:
+            from .writer import AsyncWriter
+
+            self._writer = AsyncWriter(self.path)
+        row, cache_row = self._rows(run_id, item_key, sample, turn, role, subset, prompt, cache_key, c, cache)
+        await self._writer.put_completion(row, cache_row)
+
+    def close_writer(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
 
     def completions(self, run_id: str, role: str | None = None) -> Iterator[StoredCompletion]:
         q = ("SELECT run_id, item_key, sample, turn, role, subset, prompt_json, text, finish_reason, "
@@ -126,13 +159,26 @@ class RunStore:
         return int(self.db.execute("SELECT COUNT(*) FROM completions WHERE run_id=?", (run_id,)).fetchone()[0])
 
     # ---- verdicts
-    def put_verdict(self, run_id: str, item_key: str, sample: int, turn: int, scorer: str, v: Verdict) -> None:
-        self.db.execute(
-            "INSERT OR REPLACE INTO verdicts VALUES (?,?,?,?,?,?,?,?,?,?)",
+    def put_verdict(self, run_id: str, item_key: str, sample: int, turn: int, scorer: str, v: Verdict,
+                    buffered: bool = False) -> None:
+        """Store a verdict. ``buffered`` verdicts are written in batches (``flush``): they are derived data,
+        re-computed from the stored completion on resume, so a crash between batches loses nothing."""
+        self._verdict_buf.append(
             (run_id, item_key, sample, turn, scorer, v.outcome.value, v.extracted, v.method,
              json.dumps(v.detail, ensure_ascii=False, default=str), time.time()))
+        if not buffered or len(self._verdict_buf) >= 256:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self._verdict_buf:
+            return
+        buf, self._verdict_buf = self._verdict_buf, []
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.executemany("INSERT OR REPLACE INTO verdicts VALUES (?,?,?,?,?,?,?,?,?,?)", buf)
 
     def verdicts(self, run_id: str, scorer: str) -> dict[tuple[str, int, int], Verdict]:
+        self.flush()
         out = {}
         for r in self.db.execute(
                 "SELECT item_key, sample, turn, outcome, extracted, method, detail_json FROM verdicts "

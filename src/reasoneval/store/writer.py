@@ -1,0 +1,77 @@
+"""Group commit off the event loop: completions are durable before they are scored, at high rates.
+
+Coroutines hand rows to one writer thread with its own SQLite connection; it commits everything that
+queued up meanwhile in one transaction and then wakes the waiting coroutines. SQLite's C code runs
+without the GIL, so the event loop keeps serving HTTP while the disk work happens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+_INSERT_COMPLETION = "INSERT OR REPLACE INTO completions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+_INSERT_CACHE = "INSERT OR REPLACE INTO cache VALUES (?,?,?,?,?,?,?)"
+
+
+class AsyncWriter:
+    def __init__(self, path: Path) -> None:
+        self._q: queue.SimpleQueue[tuple[str, tuple[Any, ...], asyncio.Future[None] | None] | None] = (
+            queue.SimpleQueue())
+        self._path = path
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._loop, name="sqlite-writer", daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        db = sqlite3.connect(str(self._path), isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA busy_timeout=30000")
+        stop = False
+        while not stop:
+            first = self._q.get()
+            batch = [first]
+            while True:
+                try:
+                    batch.append(self._q.get_nowait())
+                except queue.Empty:
+                    break
+            rows = [b for b in batch if b is not None]
+            stop = len(rows) < len(batch)
+            err: BaseException | None = None
+            try:
+                with db:
+                    db.execute("BEGIN")
+                    for sql, args, _ in rows:
+                        db.execute(sql, args)
+            except BaseException as e:  # reported to every waiter of this batch
+                err = e
+            for _, _, fut in rows:
+                if fut is not None:
+                    loop = fut.get_loop()
+                    loop.call_soon_threadsafe(_resolve, fut, err)
+        db.close()
+
+    async def put_completion(self, row: tuple[Any, ...], cache_row: tuple[Any, ...] | None) -> None:
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if cache_row is not None:
+            self._q.put((_INSERT_CACHE, cache_row, None))
+        self._q.put((_INSERT_COMPLETION, row, fut))
+        await fut
+
+    def close(self) -> None:
+        self._q.put(None)
+        self._thread.join()
+
+
+def _resolve(fut: asyncio.Future[None], err: BaseException | None) -> None:
+    if fut.done():
+        return
+    if err is None:
+        fut.set_result(None)
+    else:
+        fut.set_exception(err)
