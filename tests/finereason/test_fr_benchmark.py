@@ -7,10 +7,8 @@ import asyncio
 import io
 import json
 import re
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +30,7 @@ from reasoneval.benchmarks.finereason.tasks import (
 from reasoneval.core import registry
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
 from reasoneval.core.types import Completion, GenParams, Outcome, Prompt, Verdict
+from reasoneval.testing.procs import FakeServerProc
 
 RENDERED = Path(__file__).parent / "fixtures" / "rendered_prompts.txt"
 # (data file, prompter) of each block in the official rendering -> the record index it was rendered from
@@ -244,37 +243,18 @@ def test_versions(bench: FineReason, tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 # -- a run through the Runner against the fake OpenAI-compatible server -------------------------------
-class _FakeServer:
-    def __init__(self) -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = int(s.getsockname()[1])
-        self.proc = subprocess.Popen([sys.executable, "-m", "reasoneval.testing.fake_openai",
-                                      "--port", str(self.port), "--delay", "0.001"])
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        self.proc.kill()
-        raise RuntimeError("fake server did not start")
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
+def _FakeServer() -> FakeServerProc:
+    return FakeServerProc("--delay", "0.001")
 
 
 @pytest.fixture
-def fake_server() -> Iterator[_FakeServer]:
+def fake_server() -> Iterator[FakeServerProc]:
     s = _FakeServer()
     yield s
-    s.proc.kill()
-    s.proc.wait()
+    s.stop()
 
 
-def test_runner_end_to_end(bench: FineReason, tmp_path: Path, fake_server: _FakeServer) -> None:
+def test_runner_end_to_end(bench: FineReason, tmp_path: Path, fake_server: FakeServerProc) -> None:
     from reasoneval.models.openai_compat import from_spec
     from reasoneval.report.collect import view
     from reasoneval.runner.engine import Runner

@@ -28,6 +28,7 @@ class FakeServerProc:
                     return
             except OSError:
                 time.sleep(0.05)
+        self.stop()
         raise RuntimeError("fake server did not start")
 
     @property
@@ -35,11 +36,12 @@ class FakeServerProc:
         return f"http://127.0.0.1:{self.port}/v1"
 
     def stats(self) -> dict[str, int]:
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/stats") as r:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/stats", timeout=5) as r:
             return json.loads(r.read())
 
     def stop(self) -> None:
-        self.proc.kill()
+        if self.proc.poll() is None:
+            self.proc.kill()
         self.proc.wait()
 
 
