@@ -131,3 +131,36 @@ def test_openai_needs_key_from_environment(monkeypatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     be = load_model("openai/gpt-4o")
     assert be.api_key == "sk-test"  # type: ignore[attr-defined]
+
+
+def test_text_only_backend_refuses_image_items_up_front(tmp_path) -> None:
+    import os
+    from pathlib import Path
+
+    from reasoneval.core import registry
+    from reasoneval.runner.engine import Runner
+    from reasoneval.runner.spec import RunSpec
+    from reasoneval.store.sqlite import RunStore
+
+    fixtures = Path(__file__).parent.parent / "fixtures" / "rbench" / "hf"
+    os.environ["REASONEVAL_RBENCH_PATH"] = str(fixtures)
+    bench = registry.get("rbench")
+    if hasattr(bench, "configure"):
+        bench.configure({})
+
+    class TextOnly:
+        spec = "text/only"
+        max_concurrency = 4
+        batched = False
+        supports_images = False
+
+        async def generate(self, prompt, params):  # pragma: no cover - never reached
+            raise AssertionError("must not be called")
+
+        async def aclose(self) -> None:
+            return None
+
+    spec = RunSpec("rbench", "m_en", "cot", "text/only", GenParams(max_tokens=8))
+    runner = Runner(bench, spec, RunStore(tmp_path / "s.db"), TextOnly(), progress=False)  # type: ignore[arg-type]
+    with pytest.raises(ModelError, match="text-only backend.*images"):
+        asyncio.run(runner.run())

@@ -12,7 +12,7 @@ from typing import Any
 from ..core.benchmark import Benchmark, Turn
 from ..core.hashing import cache_key
 from ..core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
-from ..models.base import ModelBackend
+from ..models.base import ModelBackend, ModelError, prompt_has_images
 from ..store.sqlite import RunStore
 from .batcher import Batcher
 from .progress import RunProgress
@@ -139,9 +139,18 @@ class Runner:
             return Verdict(Outcome.ERROR, verdict.extracted, "judge-error", {"error": jc.error})
         return self.bench.score_judged(item, strip_think(comp.text), self.spec.mode, jc.text)
 
+    def _check_modalities(self, items: list[Item]) -> None:
+        if getattr(self.backend, "supports_images", True):
+            return
+        for it in items:
+            if prompt_has_images(self.bench.prompt(it, self.spec.mode)):
+                raise ModelError(f"{self.backend.spec} is a text-only backend, but {self.spec.benchmark} item "
+                                 f"{it.key} has images; use a vision model over openai-compat")
+
     async def run(self, retry_errors: bool = False) -> RunResult:
         bench, spec, store = self.bench, self.spec, self.store
         items = load_items(bench, spec)
+        self._check_modalities(items)
         run_id = spec.run_id()
         resumed = store.upsert_run(run_id, spec.benchmark, spec.subset or "*", spec.mode, spec.model,
                                    spec.record(bench.data_version(), bench.prompt_version(spec.mode)))
