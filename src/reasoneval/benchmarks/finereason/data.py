@@ -11,6 +11,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from reasoneval.core import jsonl as _jsonl
+
 from .engines import PUZZLES
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -48,22 +50,7 @@ def _check_puzzle(puzzle: str) -> None:
 
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, record) for every non-blank line; DataError on bad JSON or a non-object line."""
-    p = Path(path)
-    try:
-        fh = p.open(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"{p}: cannot open: {exc.strerror}") from exc
-    with fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataError(f"{p}:{lineno}: invalid JSON ({exc.msg} at column {exc.colno})") from exc
-            if not isinstance(rec, dict):
-                raise DataError(f"{p}:{lineno}: expected a JSON object, got {type(rec).__name__}")
-            yield lineno, rec
+    return _jsonl.iter_jsonl(path, lambda p, n, m: DataError(_jsonl.located(p, n, m)))
 
 
 def _validate(path: Path, lineno: int, rec: dict[str, Any], inputs: tuple[str, ...], outputs: tuple[str, ...],

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from reasoneval.core.hashing import hash_files
+from reasoneval.core.jsonl import iter_jsonl
 
 CATEGORIES: tuple[str, ...] = ("operation", "logic", "cipher", "puzzle", "counterfactual")
 MIXED_SETS: tuple[str, ...] = ("Multi-Q", "Multi-R", "Multi-RQ", "Multi-RQ_Hard")
@@ -101,20 +102,7 @@ class SubQuestion:
 
 
 def _iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise DataError(path, None, f"cannot read: {e}") from e
-    for lineno, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise DataError(path, lineno, f"invalid JSON: {e.msg} (column {e.colno})") from e
-        if not isinstance(rec, dict):
-            raise DataError(path, lineno, f"expected a JSON object, got {type(rec).__name__}")
-        yield lineno, rec
+    return iter_jsonl(path, DataError)
 
 
 def _str(rec: Mapping[str, Any], key: str, path: Path, line: int | None, *, optional: bool = False) -> str:

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from reasoneval.core.jsonl import iter_jsonl, located
+
 DATA_SUFFIXES = (".parquet", ".jsonl", ".json")
 _SKIP_NAMES = {"dataset_info.json", "dataset_infos.json", "state.json", "dataset_dict.json"}
 
@@ -59,17 +61,7 @@ def _read_parquet(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def _read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    with path.open(encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise DataError(f"{path}: row {n}: not valid JSON ({e.msg})") from e
-            if not isinstance(obj, dict):
-                raise DataError(f"{path}: row {n}: expected a JSON object, got {type(obj).__name__}")
-            yield n, obj
+    return iter_jsonl(path, lambda p, n, m: DataError(located(p, n, m)))
 
 
 def _read_json(path: Path) -> list[Any]:
