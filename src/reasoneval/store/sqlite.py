@@ -207,12 +207,3 @@ class RunStore:
             return None
         return Completion(r[0], r[1], Usage(r[2], r[3]), r[4])
 
-    def cache_put(self, key: str, c: Completion) -> None:
-        if c.error is not None:
-            return
-        self.db.execute("INSERT OR REPLACE INTO cache VALUES (?,?,?,?,?,?,?)",
-                        (key, c.text, c.finish_reason, c.usage.prompt_tokens, c.usage.completion_tokens,
-                         c.latency_s, time.time()))
-
-    def transaction(self) -> sqlite3.Connection:
-        return self.db
