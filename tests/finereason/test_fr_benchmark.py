@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rendered_index import RENDERED, RENDERED_INDEX  # noqa: E402
 from typer.testing import CliRunner
 
 from reasoneval.benchmarks.finereason.benchmark import ENV_PATH, FineReason, depth_of, normalize_mode
@@ -32,17 +33,6 @@ from reasoneval.core.benchmark import ScoredRow, Table, Turn
 from reasoneval.core.types import Completion, GenParams, Outcome, Prompt, Verdict
 from reasoneval.testing.procs import FakeServerProc
 
-RENDERED = Path(__file__).parent / "fixtures" / "rendered_prompts.txt"
-# (data file, prompter) of each block in the official rendering -> the record index it was rendered from
-RENDERED_INDEX = {
-    ("sudoku_states", "sudoku_state_checking"): 0, ("sudoku_states", "sudoku_state_transition"): 1,
-    ("sudoku", "sudoku_e2e"): 0,
-    ("graphcoloring_states", "graphcoloring_state_checking"): 80,
-    ("graphcoloring_states", "graphcoloring_state_transition"): 80, ("graphcoloring", "graphcoloring_e2e"): 8,
-    ("game24_states", "game24_state_checking"): 0, ("game24", "game24_e2e"): 0,
-    ("gridpuzzle_states", "gridpuzzle_state_checking"): 5,
-    ("gridpuzzle_states", "gridpuzzle_state_transition"): 5, ("gridpuzzle", "gridpuzzle_e2e"): 0,
-}
 SC, ST, E2E = "state-checking", "state-transition", "end-to-end"
 PUZZLES = ("sudoku", "graphcoloring", "game24", "gridpuzzle")
 

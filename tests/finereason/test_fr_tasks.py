@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import copy
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
+from rendered_index import RENDERED, RENDERED_INDEX  # noqa: E402
 
 from reasoneval.benchmarks.finereason.engines.game24 import Game24Engine
 from reasoneval.benchmarks.finereason.engines.graphcoloring import GraphColoringEngine
@@ -30,18 +30,6 @@ from reasoneval.benchmarks.finereason.tasks import (
     score_state_transition,
     state_checking_metrics,
 )
-
-RENDERED = Path(__file__).parent / "fixtures" / "rendered_prompts.txt"
-# (data file, prompter) of each block in the official rendering -> the record it was rendered from
-RENDERED_INDEX = {
-    ("sudoku_states", "sudoku_state_checking"): 0, ("sudoku_states", "sudoku_state_transition"): 1,
-    ("sudoku", "sudoku_e2e"): 0,
-    ("graphcoloring_states", "graphcoloring_state_checking"): 80,
-    ("graphcoloring_states", "graphcoloring_state_transition"): 80, ("graphcoloring", "graphcoloring_e2e"): 8,
-    ("game24_states", "game24_state_checking"): 0, ("game24", "game24_e2e"): 0,
-    ("gridpuzzle_states", "gridpuzzle_state_checking"): 5,
-    ("gridpuzzle_states", "gridpuzzle_state_transition"): 5, ("gridpuzzle", "gridpuzzle_e2e"): 0,
-}
 
 
 def test_prompts_match_the_official_rendering(states: dict[str, Any], questions: dict[str, Any]) -> None:
