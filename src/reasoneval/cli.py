@@ -26,6 +26,16 @@ def fail(msg: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+def _existing_store(path: Path, readonly: bool = False) -> Any:
+    """Open a store that must already exist: commands that read runs never create an empty one.
+    ``readonly``: nothing is created or changed (works on read-only files and file systems)."""
+    from .store.sqlite import RunStore
+
+    if not path.exists():
+        fail(f"no store at {path}: run `reasoneval run ...` first, or point --store / REASONEVAL_STORE at one")
+    return RunStore(path, readonly=readonly)
+
+
 def _bench(name: str) -> Any:
     try:
         return registry.get(name)
@@ -48,11 +58,11 @@ def run(
     target: Annotated[str, typer.Argument(help="benchmark[:subset], e.g. korbench:cipher")],
     model: Annotated[str, typer.Option(help="llamacpp/default | openai/<m> | openai-compat/<m>@URL[,URL] | hf/<path> | vllm/<path>")] = "llamacpp/default",
     mode: Annotated[str | None, typer.Option(help="protocol (see `reasoneval list`)")] = None,
-    limit: Annotated[int | None, typer.Option(help="first N items of each subset")] = None,
-    concurrency: Annotated[int, typer.Option(help="requests in flight")] = 32,
-    samples: Annotated[int, typer.Option(help="samples per item")] = 1,
+    limit: Annotated[int | None, typer.Option(min=1, help="first N items of EACH subset (default: all)")] = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="requests in flight")] = 32,
+    samples: Annotated[int, typer.Option(min=1, help="samples per item")] = 1,
     seed: int = 0,
-    max_tokens: Annotated[int | None, typer.Option(help="default: the benchmark's")] = None,
+    max_tokens: Annotated[int | None, typer.Option(min=1, help="default: the benchmark's")] = None,
     temperature: Annotated[float | None, typer.Option(help="default: greedy / provider default")] = None,
     judge: Annotated[str | None, typer.Option(help="judge model spec (General365 text/choice items)")] = None,
     retry_errors: Annotated[bool, typer.Option("--retry-errors", help="re-ask only failed calls")] = False,
@@ -60,6 +70,10 @@ def run(
     ray_address: Annotated[str | None, typer.Option(help="ray://host:port (default: start a local cluster)")] = None,
     workers: Annotated[int, typer.Option(help="Ray workers")] = 2,
     data: Annotated[str | None, typer.Option(help="dataset path (R-Bench / General365)")] = None,
+    timeout_connect: Annotated[float, typer.Option(min=0.1, help="HTTP connect timeout, s (not part of the run id)")] = 10.0,
+    timeout_read: Annotated[float | None, typer.Option(min=0.1, help="HTTP read timeout, s (default: the total)")] = None,
+    timeout_total: Annotated[float, typer.Option(min=0.1, help="HTTP timeout of one attempt, s")] = 600.0,
+    hedge_after: Annotated[float | None, typer.Option(min=0, help="re-send a request unanswered after S s (default adaptive, 0 off)")] = None,
     store: StoreOpt = DEFAULT_STORE,
     json_out: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     progress: bool = True,
@@ -88,41 +102,114 @@ def run(
     except (FileNotFoundError, ValueError) as e:
         fail(str(e))
     spec = RunSpec(name, subset, mode, model, params, samples, seed, limit, judge, data_version=data_version)
+    _check_selects_items(bench, spec)
+    if executor not in ("local", "ray"):
+        fail(f"unknown executor {executor!r}: local or ray")
+    run_id = spec.run_id()
+    announce = f"run {run_id}: {target} ({mode}) on {model}  [store {store}]"
+    from .models.openai_compat import HTTPOptions
+
+    http = HTTPOptions(timeout_s=timeout_total, connect_timeout_s=timeout_connect, read_timeout_s=timeout_read,
+                       hedge_after_s=hedge_after)
     st = RunStore(store)
     try:
+        _hold_run_lock(st, run_id)
         if executor == "ray":
             from .runner.ray_exec import run_ray
 
+            typer.echo(announce, err=True)
             result = run_ray(bench, spec, st, workers=workers, address=ray_address,
                              retry_errors=retry_errors, progress=progress)
-        elif executor == "local":
-            result = asyncio.run(_run_local(bench, spec, st, concurrency, retry_errors, progress))
         else:
-            fail(f"unknown executor {executor!r}: local or ray")
+            result = asyncio.run(_run_local(bench, spec, st, concurrency, retry_errors, progress, announce, http))
     except ModelError as e:
         fail(str(e))
     except (FileNotFoundError, ValueError) as e:
         fail(str(e))
+    except KeyboardInterrupt:
+        typer.echo(f"\ninterrupted: run {run_id} is stored in {store}; re-run the same command to resume it "
+                   "(nothing finished is asked again)", err=True)
+        raise typer.Exit(130) from None
     typer.echo(f"run {result.run_id}{' (resumed)' if result.resumed else ''}: {result.units} items, "
                f"{result.generated} generated, {result.cached} cached, {result.reused} reused, "
                f"{result.errors} errors  [store {store}]", err=True)
     _report(st, [result.run_id], json_out)
+    code = _explain_errors(st, result)
+    if code:
+        raise typer.Exit(code)
+
+
+def _hold_run_lock(st: Any, run_id: str) -> None:
+    """This process alone runs ``run_id`` on this store until it exits (else one ``error:`` line)."""
+    import atexit
+
+    lock = st.run_lock(run_id)
+    lock.__enter__()
+    atexit.register(lock.__exit__, None, None, None)
+
+
+def _check_selects_items(bench: Any, spec: Any) -> None:
+    """A subset/mode pair that selects nothing is a mistake, not an empty run."""
+    from .runner.engine import load_items
+
+    try:
+        if load_items(bench, spec):
+            return
+        target = spec.benchmark + (f":{spec.subset}" if spec.subset else "")
+        applies = [s for s in bench.subsets() if bench.load(s, spec.mode)]
+    except (FileNotFoundError, ValueError, KeyError) as e:
+        fail(str(e.args[0]) if isinstance(e, KeyError) else str(e))
+    hint = (f"mode {spec.mode!r} applies to: {', '.join(applies)}" if applies
+            else f"no subset has items in mode {spec.mode!r}")
+    fail(f"{target} has no items in mode {spec.mode!r}; {hint}")
+
+
+def _explain_errors(st: Any, result: Any) -> int:
+    """Print why calls failed (counted by kind); the exit code: 1 when every call failed or the engine died."""
+    if not result.errors and not result.extra.get("engine_deaths"):
+        return 0
+    from collections import Counter
+
+    from .runner.errors import error_kind
+
+    kinds = Counter(error_kind(e) for e in st.errors(result.run_id))
+    for kind, n in kinds.most_common():
+        typer.echo(f"  {n} x {kind}", err=True)
+    deaths = result.extra.get("engine_deaths") or []
+    if deaths:
+        typer.echo(f"error: {deaths[0]}; {result.errors} items recorded as errors. Re-run the same command "
+                   "with --retry-errors to ask them again.", err=True)
+        return 1
+    if result.errors and result.errors >= result.units:
+        typer.echo(f"error: every call failed ({result.errors} of {result.units}); nothing was scored", err=True)
+        return 1
+    typer.echo(f"{result.errors} of {result.units} items failed and are excluded from accuracy; "
+               "--retry-errors re-asks only those", err=True)
+    return 0
 
 
 async def _run_local(bench: Any, spec: Any, st: Any, concurrency: int, retry_errors: bool,
-                     progress: bool) -> Any:
+                     progress: bool, announce: str = "", http: Any = None) -> Any:
     from .models.preflight import check_reachable
     from .models.registry import load_model
     from .runner.engine import Runner
 
-    backend = load_model(spec.model, concurrency=concurrency, seed=spec.seed)
-    judge = load_model(spec.judge, concurrency=concurrency, seed=spec.seed) if spec.judge else None
+    backend = load_model(spec.model, concurrency=concurrency, seed=spec.seed, http=http)
+    judge = load_model(spec.judge, concurrency=concurrency, seed=spec.seed, http=http) if spec.judge else None
     try:
+        start = getattr(backend, "start", None)  # engines that run in a process of their own load here
+        if start is not None:
+            await start()
         await check_reachable(backend)
         if judge is not None:
             await check_reachable(judge)
+        if announce:  # the model answers: from here on the run exists and can be resumed
+            typer.echo(announce, err=True)
         runner = Runner(bench, spec, st, backend, judge, concurrency=concurrency, progress=progress)
         res = await runner.run(retry_errors=retry_errors)
+        deaths = getattr(backend, "deaths", None)
+        if deaths:
+            res.extra["engine_deaths"] = list(deaths)
         stats = getattr(backend, "replica_stats", None)
         if stats is not None and len(getattr(backend, "replicas", [])) > 1:
             for r in stats():
@@ -165,9 +252,8 @@ def score(
     from .report.collect import resolve_run
     from .runner.engine import SCORER
     from .runner.rescore import rescore_run
-    from .store.sqlite import RunStore
 
-    st = RunStore(store)
+    st = _existing_store(store)
     try:
         run = resolve_run(st, run_ref)
     except KeyError as e:
@@ -222,28 +308,64 @@ def report(
     json_out: Annotated[bool, typer.Option("--json")] = False,
     html: Annotated[Path | None, typer.Option(help="write a self-contained HTML report")] = None,
     md: Annotated[Path | None, typer.Option(help="write the tables as Markdown")] = None,
-    csv_path: Annotated[Path | None, typer.Option("--csv", help="write the tables as CSV")] = None,
+    csv_path: Annotated[Path | None, typer.Option("--csv", help="write the tables as CSV, one file per table (NAME.csv, NAME-2-<title>.csv, ...)")] = None,
 ) -> None:
     """Print the tables of one or more runs (terminal and JSON; HTML/Markdown/CSV files)."""
     from .report import collect, render
-    from .store.sqlite import RunStore
 
-    st = RunStore(store)
+    st = _existing_store(store, readonly=True)
     if md or csv_path or html:
         try:
             views = [collect.view(st, r) for r in runs]
         except KeyError as e:
             fail(str(e.args[0]))
         tables = collect.merge(views)
+        written: list[Path] = []
         if md:
             md.write_text(render.to_markdown(tables), encoding="utf-8")
+            written.append(md)
         if csv_path:
-            csv_path.write_text(render.to_csv(tables), encoding="utf-8")
+            for path, text in render.csv_files(tables, csv_path):
+                path.write_text(text, encoding="utf-8")
+                written.append(path)
         if html:
             from .report.html import write_html
 
             write_html(views, html)
+            written.append(html)
+        for path in written:
+            typer.echo(f"wrote {path}", err=True)
     _report(st, runs, json_out)
+
+
+@app.command("runs")
+def runs_cmd(
+    store: StoreOpt = DEFAULT_STORE,
+    json_out: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """List the runs in a store: id, benchmark, subset, mode, model, items, accuracy, date."""
+    import datetime as dt
+
+    from .core.benchmark import Table
+    from .report import render
+
+    st = _existing_store(store, readonly=True)
+    tallies = st.tallies()
+    rows = []
+    for r in st.find_runs():
+        t = tallies.get(r["run_id"], {"items": 0, "correct": 0, "errors": 0})
+        scored = t["items"] - t["errors"]
+        acc = round(100 * t["correct"] / scored, 2) if scored else None
+        when = dt.datetime.fromtimestamp(r["updated"] or r["created"]).strftime("%Y-%m-%d %H:%M")
+        rows.append([r["run_id"], r["benchmark"], r["subset"], r["mode"], r["model"], t["items"], acc,
+                     t["errors"], r["status"], when])
+    cols = ["run", "benchmark", "subset", "mode", "model", "items", "accuracy", "errors", "status", "updated"]
+    if json_out:
+        typer.echo(json.dumps([dict(zip(cols, r, strict=True)) for r in rows], ensure_ascii=False, indent=1))
+    elif not rows:
+        typer.echo(f"no runs in {store}", err=True)
+    else:
+        render.to_terminal([Table(f"runs in {store}", cols, rows)])
 
 
 @app.command()
@@ -255,9 +377,8 @@ def export(
     """Export a run's completions and verdicts."""
     from .report.collect import resolve_run
     from .store.export import export as do_export
-    from .store.sqlite import RunStore
 
-    st = RunStore(store)
+    st = _existing_store(store, readonly=True)
     try:
         run = resolve_run(st, run_ref)
         n = do_export(st, run["run_id"], "default", out)
@@ -319,7 +440,13 @@ _attach_finereason()
 
 
 def main() -> None:
-    app()
+    from .store.errors import StoreError
+
+    try:
+        app()
+    except StoreError as e:  # a store that cannot be opened, read or written: one line, not a traceback
+        typer.echo(f"error: {e}", err=True)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,9 @@ def test_unreachable_server(tmp_path: Path) -> None:
 
 
 def test_unknown_run(tmp_path: Path) -> None:
+    from reasoneval.store.sqlite import RunStore
+
+    RunStore(tmp_path / "x.db").close()
     _one_line_error(_cli("report", "deadbeef", "--store", str(tmp_path / "x.db"), cwd=tmp_path),
                     "no run matching 'deadbeef'")
 
@@ -68,4 +71,4 @@ def test_score_and_export_roundtrip(tmp_path: Path, fake_server) -> None:
               cwd=tmp_path)
     assert md.returncode == 0, md.stderr
     assert "| subset |" in (tmp_path / "t.md").read_text()
-    assert (tmp_path / "t.csv").read_text().startswith("table,")
+    assert (tmp_path / "t.csv").read_text().startswith("model,subset,n,accuracy")

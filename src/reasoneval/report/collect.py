@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -55,19 +56,41 @@ def run_stats(rows: list[ScoredRow]) -> dict[str, Any]:
 
 def view(store: RunStore, ref: str, scorer: str = "default") -> RunView:
     run = resolve_run(store, ref)
-    bench = registry.get(run["benchmark"])
+    bench = registry.for_run(run)  # configured with the run's own options (scoring policy, data, ...)
     rows = scored_rows(store, run["run_id"], scorer)
     return RunView(run, rows, bench.summarize(rows, run["mode"]), run_stats(rows))
 
 
+def _identity(v: RunView) -> dict[str, str]:
+    """What defines a run, flattened to short strings (generation parameters one key each)."""
+    spec = v.run.get("spec") or {}
+    out = {"model": str(v.run["model"]), "mode": str(v.run["mode"]), "subset": str(v.run["subset"])}
+    for k, val in sorted((spec.get("params") or {}).items()):
+        out[k] = json.dumps(val, ensure_ascii=False)
+    for k, val in sorted((spec.get("options") or {}).items()):
+        out[k] = val if isinstance(val, str) else json.dumps(val, ensure_ascii=False)
+    for k in ("samples", "seed", "limit", "judge", "data_version"):
+        if k in spec:
+            out[k] = str(spec[k])
+    return out
+
+
 def merge(views: list[RunView]) -> list[Table]:
-    """Tables of several runs with the same title/columns become one table with a model column."""
+    """Tables of several runs with the same title/columns become one table with a model column, plus a
+    column for everything else that differs between the runs (mode, options, parameters, data), so no two
+    rows look the same; when nothing else tells two runs apart, their run ids do."""
+    ids = [_identity(v) for v in views]
+    keys = list(dict.fromkeys(k for d in ids for k in d))
+    differing = [k for k in keys if k != "model" and len({d.get(k, "") for d in ids}) > 1]
+    labels = [tuple(d.get(k, "") for k in ["model", *differing]) for d in ids]
+    if len(set(labels)) < len(labels):
+        differing.append("run")
+        labels = [(*lab, v.run["run_id"]) for lab, v in zip(labels, views, strict=True)]
     merged: dict[tuple[str, tuple[str, ...]], Table] = {}
-    for v in views:
-        label = v.run["model"]
+    for v, label in zip(views, labels, strict=True):
         for t in v.tables:
             key = (t.title, tuple(t.columns))
             if key not in merged:
-                merged[key] = Table(t.title, ["model", *t.columns], [], list(t.notes))
-            merged[key].rows.extend([[label, *r] for r in t.rows])
+                merged[key] = Table(t.title, ["model", *differing, *t.columns], [], list(t.notes))
+            merged[key].rows.extend([[*label, *r] for r in t.rows])
     return list(merged.values())

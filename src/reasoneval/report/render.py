@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -18,17 +20,29 @@ def _cell(x: Any) -> str:
     return "" if x is None else str(x)
 
 
+def _longest_word(x: str) -> int:
+    return max((len(w) for w in x.split()), default=0)
+
+
 def to_terminal(tables: list[Table], console: Console | None = None) -> None:
-    console = console or Console()
+    """Rich tables whose cells wrap only between words: every column is at least as wide as its longest
+    word, and the console is made wide enough for that (a narrow terminal soft-wraps whole lines)."""
     for t in tables:
+        cells = [[_cell(x) for x in r] for r in t.rows]
         rt = RichTable(title=t.title, title_justify="left")
-        for c in t.columns:
-            rt.add_column(c, overflow="fold")
-        for r in t.rows:
-            rt.add_row(*(_cell(x) for x in r))
-        console.print(rt)
+        needed = 4
+        for i, c in enumerate(t.columns):
+            w = max([_longest_word(c), *(_longest_word(r[i]) for r in cells if i < len(r))])
+            rt.add_column(c, min_width=w, overflow="fold")
+            needed += w + 3
+        for r in cells:
+            rt.add_row(*r)
+        con = console or Console()
+        if con.width < needed and console is None:
+            con = Console(width=needed)
+        con.print(rt)
         for n in t.notes:
-            console.print(f"  [dim]{n}[/dim]")
+            con.print(f"  [dim]{n}[/dim]")
 
 
 def to_markdown(tables: list[Table]) -> str:
@@ -44,11 +58,24 @@ def to_markdown(tables: list[Table]) -> str:
     return "\n".join(out)
 
 
-def to_csv(tables: list[Table]) -> str:
+def to_csv(table: Table) -> str:
+    """One well-formed CSV table: a header row of column names, then the rows."""
     buf = io.StringIO()
     w = csv.writer(buf)
-    for t in tables:
-        w.writerow(["table", *t.columns])
-        for r in t.rows:
-            w.writerow([t.title, *(_cell(x) for x in r)])
+    w.writerow(table.columns)
+    for r in table.rows:
+        w.writerow([_cell(x) for x in r])
     return buf.getvalue()
+
+
+def _slug(title: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", title).strip("-").lower()[:60] or "table"
+
+
+def csv_files(tables: list[Table], path: Path) -> list[tuple[Path, str]]:
+    """``path`` for the first table; ``<stem>-<n>-<title>.csv`` beside it for each further one."""
+    out = []
+    for i, t in enumerate(tables):
+        p = path if i == 0 else path.with_name(f"{path.stem}-{i + 1}-{_slug(t.title)}{path.suffix or '.csv'}")
+        out.append((p, to_csv(t)))
+    return out

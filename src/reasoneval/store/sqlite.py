@@ -9,15 +9,22 @@ Tables
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
+from urllib.parse import quote
 
+from ..core.safetext import redact, redact_secrets, storable, storable_json
 from ..core.types import Completion, Prompt, Usage, Verdict
+from .errors import STORE_ERRORS, StoreError, describe
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -54,24 +61,94 @@ class StoredCompletion:
     completion: Completion
 
 
+def _guarded(fn: Callable[P, R]) -> Callable[P, R]:
+    """sqlite3 / OS errors of a store method become one :class:`StoreError` naming the store."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except STORE_ERRORS as e:
+            raise describe(args[0].path, e) from e  # type: ignore[attr-defined]
+
+    return wrapper
+
+
+def _text(s: str | None) -> str | None:
+    return None if s is None else storable(s)
+
+
+def _detail_json(detail: dict[str, Any]) -> str:
+    doc = storable_json(json.dumps(detail, ensure_ascii=False, default=str))
+    red = redact(doc)
+    if red != doc:
+        try:
+            json.loads(red)
+        except ValueError:
+            red = json.dumps({"redacted": red}, ensure_ascii=False)
+    return red
+
+
+def _connect_ro(path: Path) -> sqlite3.Connection:
+    """Read-only: no WAL switch, no schema; on a read-only file system fall back to ``immutable``."""
+    uri = "file:" + quote(str(path.resolve()))
+    last: BaseException | None = None
+    for extra in ("?mode=ro", "?mode=ro&immutable=1"):
+        try:
+            db = sqlite3.connect(uri + extra, uri=True, isolation_level=None, check_same_thread=False)
+            db.execute("SELECT COUNT(*) FROM runs").fetchone()
+            return db
+        except sqlite3.OperationalError as e:
+            last = e
+            if "no such table" in str(e):
+                raise
+    assert last is not None
+    raise last
+
+
 class RunStore:
-    def __init__(self, path: str | Path) -> None:
+    """The run store. ``readonly=True`` opens an existing store for reading only (``report``, ``export``):
+    it works on read-only files and file systems and never creates or alters anything. Every failure is a
+    :class:`~reasoneval.store.errors.StoreError` with a one-line message."""
+
+    def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA busy_timeout=30000")
-        self.db.executescript(SCHEMA)
+        self.readonly = readonly
         self._verdict_buf: list[tuple[Any, ...]] = []
         self._writer: Any = None
+        try:
+            if self.path.exists() and self.path.is_file() and self.path.stat().st_size == 0:
+                raise StoreError(f"store {self.path} is an empty file (0 bytes), not a reasoneval store; "
+                                 "it is left alone: remove it or choose another --store")
+            if readonly:
+                if not self.path.exists():
+                    raise StoreError(f"no store at {self.path}")
+                self.db = _connect_ro(self.path)
+                return
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA busy_timeout=30000")
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(SCHEMA)
+        except STORE_ERRORS as e:
+            raise describe(self.path, e) from e
 
     def close(self) -> None:
-        self.flush()
-        self.close_writer()
-        self.db.close()
+        try:
+            self.flush()
+            self.close_writer()
+        finally:
+            self.db.close()
+
+    def run_lock(self, run_id: str) -> Any:
+        """Context manager: this process alone runs ``run_id`` on this store (else :class:`StoreError`)."""
+        from .lock import run_lock
+
+        return run_lock(self.path, run_id)
 
     # ---- runs
+    @_guarded
     def upsert_run(self, run_id: str, benchmark: str, subset: str, mode: str, model: str,
                    spec: dict[str, Any]) -> bool:
         """Create the run if new; returns True when it already existed (a resume)."""
@@ -85,6 +162,7 @@ class RunStore:
                             (run_id, now, now, benchmark, subset, mode, model, json.dumps(spec), "running"))
         return existed
 
+    @_guarded
     def set_status(self, run_id: str, status: str) -> None:
         self.db.execute("UPDATE runs SET status=?, updated=? WHERE run_id=?", (status, time.time(), run_id))
 
@@ -92,6 +170,7 @@ class RunStore:
         rows = self.find_runs(run_id)
         return rows[0] if len(rows) == 1 else None
 
+    @_guarded
     def find_runs(self, prefix: str = "") -> list[dict[str, Any]]:
         cur = self.db.execute(
             "SELECT run_id, created, updated, benchmark, subset, mode, model, spec_json, status FROM runs "
@@ -109,13 +188,17 @@ class RunStore:
     def _rows(run_id: str, item_key: str, sample: int, turn: int, role: str, subset: str, prompt: Prompt,
               cache_key: str, c: Completion, cache: bool) -> tuple[tuple[Any, ...], tuple[Any, ...] | None]:
         now = time.time()
-        row = (run_id, item_key, sample, turn, role, subset, json.dumps(prompt.to_json(), ensure_ascii=False),
-               cache_key, c.text, c.finish_reason, c.usage.prompt_tokens, c.usage.completion_tokens,
-               c.latency_s, c.error, now)
-        cache_row = ((cache_key, c.text, c.finish_reason, c.usage.prompt_tokens, c.usage.completion_tokens,
+        text = storable(redact_secrets(c.text))  # lone surrogates escaped, echoed API keys removed
+        error = None if c.error is None else storable(redact(c.error))
+        row = (run_id, item_key, sample, turn, role, subset,
+               storable_json(json.dumps(prompt.to_json(), ensure_ascii=False)),
+               cache_key, text, _text(c.finish_reason), c.usage.prompt_tokens, c.usage.completion_tokens,
+               c.latency_s, error, now)
+        cache_row = ((cache_key, text, _text(c.finish_reason), c.usage.prompt_tokens, c.usage.completion_tokens,
                       c.latency_s, now) if cache and c.error is None else None)
         return row, cache_row
 
+    @_guarded
     def put_completion(self, run_id: str, item_key: str, sample: int, turn: int, role: str, subset: str,
                        prompt: Prompt, cache_key: str, c: Completion, cache: bool = False) -> None:
         """Durably store a completion (one transaction, with its response-cache entry when ``cache``)."""
@@ -150,25 +233,32 @@ class RunStore:
             q += " AND role=?"
             args.append(role)
         q += " ORDER BY rowid"
-        for r in self.db.execute(q, args):
+        try:
+            rows = self.db.execute(q, args).fetchall()
+        except STORE_ERRORS as e:
+            raise describe(self.path, e) from e
+        for r in rows:
             yield StoredCompletion(r[0], r[1], r[2], r[3], r[4], r[5], Prompt.from_json(json.loads(r[6])),
                                    Completion(r[7] or "", r[8], Usage(r[9] or 0, r[10] or 0), r[11] or 0.0,
                                               r[12]))
 
+    @_guarded
     def count(self, run_id: str) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM completions WHERE run_id=?", (run_id,)).fetchone()[0])
 
     # ---- verdicts
+    @_guarded
     def put_verdict(self, run_id: str, item_key: str, sample: int, turn: int, scorer: str, v: Verdict,
                     buffered: bool = False) -> None:
         """Store a verdict. ``buffered`` verdicts are written in batches (``flush``): they are derived data,
         re-computed from the stored completion on resume, so a crash between batches loses nothing."""
         self._verdict_buf.append(
-            (run_id, item_key, sample, turn, scorer, v.outcome.value, v.extracted, v.method,
-             json.dumps(v.detail, ensure_ascii=False, default=str), time.time()))
+            (run_id, item_key, sample, turn, scorer, v.outcome.value, _text(v.extracted), v.method,
+             _detail_json(v.detail), time.time()))
         if not buffered or len(self._verdict_buf) >= 256:
             self.flush()
 
+    @_guarded
     def flush(self) -> None:
         if not self._verdict_buf:
             return
@@ -177,6 +267,7 @@ class RunStore:
             self.db.execute("BEGIN")
             self.db.executemany("INSERT OR REPLACE INTO verdicts VALUES (?,?,?,?,?,?,?,?,?,?)", buf)
 
+    @_guarded
     def verdicts(self, run_id: str, scorer: str) -> dict[tuple[str, int, int], Verdict]:
         self.flush()
         out = {}
@@ -187,6 +278,27 @@ class RunStore:
                 {"outcome": r[3], "extracted": r[4], "method": r[5], "detail": json.loads(r[6] or "{}")})
         return out
 
+    @_guarded
+    def tallies(self) -> dict[str, dict[str, int]]:
+        """Per run: items (item, sample pairs), correct and errors of their final turns (default scorer)."""
+        q = """
+        SELECT v.run_id, COUNT(*), SUM(v.outcome = 'correct'), SUM(v.outcome = 'error')
+        FROM verdicts v JOIN (
+          SELECT run_id, item_key, sample, MAX(turn) AS t FROM verdicts WHERE scorer = 'default'
+          GROUP BY run_id, item_key, sample) last
+        ON v.run_id = last.run_id AND v.item_key = last.item_key AND v.sample = last.sample AND v.turn = last.t
+        WHERE v.scorer = 'default' GROUP BY v.run_id"""
+        self.flush()
+        return {r[0]: {"items": int(r[1]), "correct": int(r[2] or 0), "errors": int(r[3] or 0)}
+                for r in self.db.execute(q)}
+
+    @_guarded
+    def errors(self, run_id: str) -> list[str]:
+        """The error message of every failed call of a run."""
+        return [r[0] for r in self.db.execute(
+            "SELECT error FROM completions WHERE run_id=? AND error IS NOT NULL ORDER BY rowid", (run_id,))]
+
+    @_guarded
     def delete_errors(self, run_id: str) -> int:
         """Forget failed calls (and their verdicts) so ``--retry-errors`` re-asks only those."""
         keys = self.db.execute("SELECT item_key, sample FROM completions WHERE run_id=? AND error IS NOT NULL",
@@ -200,6 +312,7 @@ class RunStore:
         return len(keys)
 
     # ---- response cache
+    @_guarded
     def cache_get(self, key: str) -> Completion | None:
         r = self.db.execute("SELECT text, finish_reason, prompt_tokens, completion_tokens, latency_s FROM cache "
                             "WHERE key=?", (key,)).fetchone()

@@ -92,6 +92,8 @@ class FakeServer:
                 return web.Response(text='{"choices": [ {"mess', content_type="application/json")
             if fault == "empty":
                 return web.json_response({"choices": []})
+            if fault.isdigit():  # any other HTTP status, e.g. 400 or 401
+                return web.json_response({"error": f"status {fault}"}, status=int(fault))
         if self.delay:
             await asyncio.sleep(self.delay)
         self.stats["ok"] += 1
