@@ -14,7 +14,7 @@ def canonical_json(obj: Any) -> str:
 
 
 def sha256_text(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()  # model text may hold lone surrogates
 
 
 def hash_obj(obj: Any) -> str:

@@ -1,4 +1,11 @@
-"""Adaptive concurrency: additive increase, multiplicative decrease on 429 / overload."""
+"""Adaptive concurrency: additive increase, multiplicative decrease on 429 / overload, and recovery.
+
+* A burst of 429s (every request that was in flight when the server got overloaded) halves the limit once,
+  not once per 429: at most one decrease per ``decrease_gap_s``.
+* Once no overload has been seen for ``recover_s``, the limit doubles back (at most once per ``recover_s``)
+  towards its maximum, so a few 429s early in a run do not leave it crawling at concurrency 1.
+* ``Retry-After`` pauses new acquisitions until then.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +14,21 @@ import time
 
 
 class AdaptiveLimiter:
-    """A semaphore whose limit halves on overload and creeps back up on success."""
+    """A semaphore whose limit halves on overload and grows back on success."""
 
-    def __init__(self, limit: int, minimum: int = 1) -> None:
+    def __init__(self, limit: int, minimum: int = 1, decrease_gap_s: float = 1.0, recover_s: float = 2.0) -> None:
         self.max_limit = max(1, limit)
         self.limit = float(self.max_limit)
         self.minimum = minimum
+        self.decrease_gap_s = decrease_gap_s
+        self.recover_s = recover_s
         self.in_flight = 0
+        self.decreases = 0
         self._cond = asyncio.Condition()
         self._pause_until = 0.0
+        self._last_decrease = -1e9
+        self._last_overload = -1e9
+        self._last_grow = -1e9
 
     async def acquire(self) -> None:
         async with self._cond:
@@ -32,10 +45,20 @@ class AdaptiveLimiter:
             self._cond.notify_all()
 
     def on_success(self) -> None:
-        if self.limit < self.max_limit:
-            self.limit = min(self.max_limit, self.limit + 1.0 / max(self.limit, 1.0))
+        if self.limit >= self.max_limit:
+            return
+        now = time.monotonic()
+        self.limit = min(self.max_limit, self.limit + 1.0 / max(self.limit, 1.0))
+        if now - self._last_overload >= self.recover_s and now - self._last_grow >= self.recover_s:
+            self.limit = min(float(self.max_limit), max(self.limit * 2, self.limit + 1))
+            self._last_grow = now
 
     def on_overload(self, retry_after: float | None) -> None:
-        self.limit = max(self.minimum, self.limit / 2)
+        now = time.monotonic()
+        self._last_overload = now
+        if now - self._last_decrease >= self.decrease_gap_s:
+            self.limit = max(self.minimum, self.limit / 2)
+            self._last_decrease = now
+            self.decreases += 1
         if retry_after:
-            self._pause_until = max(self._pause_until, time.monotonic() + retry_after)
+            self._pause_until = max(self._pause_until, now + retry_after)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -62,6 +63,9 @@ class Runner:
         self._gen = _generator(backend)
         self._judge_gen = _generator(judge) if judge is not None else None
         self._score_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="score")
+        #: requests in flight; a unit holds a slot only while it waits for the model, never while it is
+        #: scored, so slow scoring (a SymPy bomb, a backlog) never stops requests from going out
+        self._slots: asyncio.Semaphore | None = None
 
     async def _call(self, gen: Generate, model_spec: str, prompt: Prompt, params: GenParams,
                     sample: int, res: RunResult) -> tuple[Completion, str, bool]:
@@ -70,7 +74,9 @@ class Runner:
         if hit is not None:
             res.cached += 1
             return hit, key, True
-        comp = await gen(prompt, params)
+        assert self._slots is not None
+        async with self._slots:
+            comp = await gen(prompt, params)
         res.generated += 1
         return comp, key, False
 
@@ -165,28 +171,26 @@ class Runner:
                 judged[(c.item_key, c.sample)][c.turn] = c.completion
         units = [(it, s) for it in items for s in range(spec.samples)]
         res = RunResult(run_id, resumed, len(units))
-        queue: asyncio.Queue[tuple[Item, int]] = asyncio.Queue()
-        for u in units:
-            queue.put_nowait(u)
-
-        with RunProgress(len(units), f"{spec.benchmark} {spec.model}", self.progress_enabled) as prog:
-            async def worker() -> None:
-                while True:
-                    try:
-                        item, s = queue.get_nowait()
-                    except asyncio.QueueEmpty:
-                        return
-                    await self._unit(run_id, item, s, existing.get((item.key, s), []),
-                                     judged.get((item.key, s), {}), res, prog)
-
-            workers = [asyncio.create_task(worker()) for _ in range(min(self.concurrency, len(units)) or 1)]
-            try:
-                await asyncio.gather(*workers)
-            finally:
-                for w in workers:
-                    w.cancel()
-                store.flush()
-                store.close_writer()
+        self._slots = asyncio.Semaphore(self.concurrency)
+        tasks: list[asyncio.Task[None]] = []
+        try:
+            with RunProgress(len(units), f"{spec.benchmark} {spec.model}", self.progress_enabled) as prog:
+                try:
+                    # one task per unit: a unit holds a request slot only while it waits for the model
+                    tasks = [asyncio.create_task(self._unit(run_id, item, s, existing.get((item.key, s), []),
+                                                            judged.get((item.key, s), {}), res, prog))
+                             for item, s in units]
+                    await asyncio.gather(*tasks)
+                finally:
+                    for t in tasks:
+                        t.cancel()
+                    await asyncio.gather(*tasks, return_exceptions=True)
+                    store.flush()
+                    store.close_writer()
+        except BaseException:
+            with contextlib.suppress(Exception):
+                store.set_status(run_id, "interrupted")
+            raise
         store.flush()
         store.set_status(run_id, "done" if res.errors == 0 else "done-with-errors")
         self._score_pool.shutdown(wait=False)

@@ -14,6 +14,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from .errors import STORE_ERRORS, describe
+
 _INSERT_COMPLETION = "INSERT OR REPLACE INTO completions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 _INSERT_CACHE = "INSERT OR REPLACE INTO cache VALUES (?,?,?,?,?,?,?)"
 
@@ -28,9 +30,14 @@ class AsyncWriter:
         self._thread.start()
 
     def _loop(self) -> None:
-        db = sqlite3.connect(str(self._path), isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("PRAGMA busy_timeout=30000")
+        db: sqlite3.Connection | None = None
+        open_err: BaseException | None = None
+        try:
+            db = sqlite3.connect(str(self._path), isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA busy_timeout=30000")
+        except STORE_ERRORS as e:
+            open_err = describe(self._path, e)
         stop = False
         while not stop:
             first = self._q.get()
@@ -42,19 +49,23 @@ class AsyncWriter:
                     break
             rows = [b for b in batch if b is not None]
             stop = len(rows) < len(batch)
-            err: BaseException | None = None
-            try:
-                with db:
-                    db.execute("BEGIN")
-                    for sql, args, _ in rows:
-                        db.execute(sql, args)
-            except BaseException as e:  # reported to every waiter of this batch
-                err = e
+            err: BaseException | None = open_err
+            if db is not None and rows:
+                try:
+                    with db:
+                        db.execute("BEGIN")
+                        for sql, args, _ in rows:
+                            db.execute(sql, args)
+                except STORE_ERRORS as e:  # disk full, read-only, ...: one clear error for every waiter
+                    err = describe(self._path, e)
+                except BaseException as e:  # reported to every waiter of this batch
+                    err = e
             for _, _, fut in rows:
                 if fut is not None:
                     loop = fut.get_loop()
                     loop.call_soon_threadsafe(_resolve, fut, err)
-        db.close()
+        if db is not None:
+            db.close()
 
     async def put_completion(self, row: tuple[Any, ...], cache_row: tuple[Any, ...] | None) -> None:
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
