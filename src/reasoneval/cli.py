@@ -51,6 +51,29 @@ def list_cmd() -> None:
         typer.echo(f"{name}: {b.description}")
         typer.echo(f"  subsets: {', '.join(b.subsets())}")
         typer.echo(f"  modes:   {', '.join(b.modes())} (default {b.default_mode})")
+        typer.echo(f"  options: {_options_help(b)}")
+
+
+def _options_help(bench: Any) -> str:
+    """``key=default`` for each of a benchmark's options (``-O key=value``)."""
+    return ", ".join(f"{k}={v}" for k, v in bench.Options().to_json().items())
+
+
+OptionsOpt = Annotated[list[str] | None, typer.Option(
+    "--option", "-O", help="benchmark option key=value, repeatable (e.g. -O scoring=corrected; "
+                           "`reasoneval list` shows each benchmark's options)")]
+
+
+def _bench_with_options(name: str, pairs: list[str] | None, data: str | None) -> Any:
+    """A fresh instance of benchmark ``name`` with its typed options from ``-O`` and ``--data``."""
+    from .core.errors import OptionError
+
+    base = _bench(name)
+    try:
+        opts = base.Options.parse(pairs or [], data, benchmark=name)
+    except OptionError as e:
+        fail(str(e))
+    return registry.create(name, opts)
 
 
 @app.command()
@@ -69,7 +92,8 @@ def run(
     executor: Annotated[str, typer.Option(help="local | ray")] = "local",
     ray_address: Annotated[str | None, typer.Option(help="ray://host:port (default: start a local cluster)")] = None,
     workers: Annotated[int, typer.Option(help="Ray workers")] = 2,
-    data: Annotated[str | None, typer.Option(help="dataset path (R-Bench / General365)")] = None,
+    data: Annotated[str | None, typer.Option(help="dataset path: a folder or file replacing the benchmark's data")] = None,
+    option: OptionsOpt = None,
     timeout_connect: Annotated[float, typer.Option(min=0.1, help="HTTP connect timeout, s (not part of the run id)")] = 10.0,
     timeout_read: Annotated[float | None, typer.Option(min=0.1, help="HTTP read timeout, s (default: the total)")] = None,
     timeout_total: Annotated[float, typer.Option(min=0.1, help="HTTP timeout of one attempt, s")] = 600.0,
@@ -84,9 +108,7 @@ def run(
     from .store.sqlite import RunStore
 
     name, subset = registry.parse_target(target)
-    bench = _bench(name)
-    if data:
-        os.environ[f"REASONEVAL_{name.upper()}_PATH"] = data
+    bench = _bench_with_options(name, option, data)
     mode = mode or bench.default_mode
     if mode not in bench.modes():
         fail(f"unknown mode {mode!r} for {name}; known: {', '.join(bench.modes())}")
@@ -101,7 +123,8 @@ def run(
         data_version = bench.data_version()
     except (FileNotFoundError, ValueError) as e:
         fail(str(e))
-    spec = RunSpec(name, subset, mode, model, params, samples, seed, limit, judge, data_version=data_version)
+    spec = RunSpec(name, subset, mode, model, params, samples, seed, limit, judge, bench.options,
+                   data_version=data_version)
     _check_selects_items(bench, spec)
     if executor not in ("local", "ray"):
         fail(f"unknown executor {executor!r}: local or ray")
@@ -268,19 +291,21 @@ def rescore(
     benchmark: Annotated[str, typer.Argument(help="korbench | finereason | rbench | general365")],
     paths: Annotated[list[str], typer.Argument(help="files or folders of completions made elsewhere")],
     jsonl: Annotated[bool, typer.Option("--jsonl", help="one verdict object per item on stdout")] = False,
-    scoring: Annotated[str, typer.Option(help="official | corrected (KOR-Bench)")] = "official",
+    scoring: Annotated[str | None, typer.Option(help="official | corrected (KOR-Bench; same as -O scoring=...)")] = None,
     mode: Annotated[str | None, typer.Option(help="protocol, where the benchmark has several (e.g. General365 paper|cascade)")] = None,
     diff: Annotated[bool, typer.Option("--diff", help="list items where official and corrected disagree")] = False,
     judge: Annotated[str | None, typer.Option(help="judge model spec")] = None,
+    option: OptionsOpt = None,
 ) -> None:
     """Score completions made elsewhere (each row: a release item plus a `response` field)."""
     from .models.base import ModelError
 
-    bench = _bench(benchmark)
+    pairs = [*(option or []), *([f"scoring={scoring}"] if scoring else [])]
+    bench = _bench_with_options(benchmark, pairs, None)
     for p in paths:
         if not Path(p).exists():
             fail(f"{p}: no such file or folder")
-    options: dict[str, Any] = {"scoring": scoring, "diff": diff, "judge": None}
+    options: dict[str, Any] = {**bench.options.to_json(), "diff": diff, "judge": None}
     if mode:
         options["mode"] = mode
     try:
@@ -381,10 +406,22 @@ def export(
     st = _existing_store(store, readonly=True)
     try:
         run = resolve_run(st, run_ref)
-        n = do_export(st, run["run_id"], "default", out)
+        n = do_export(st, run["run_id"], "default", out, _golds(run))
     except (KeyError, RuntimeError) as e:
         fail(str(e.args[0]))
     typer.echo(f"wrote {n} rows to {out}", err=True)
+
+
+def _golds(run: dict[str, Any]) -> dict[str, Any]:
+    """Item key -> gold answer for a stored run (empty when its data cannot be loaded any more)."""
+    from .runner.engine import load_items
+    from .runner.rescore import spec_of
+
+    try:
+        bench = registry.for_run(run)
+        return {it.key: it.gold for it in load_items(bench, spec_of(run))}
+    except Exception:  # noqa: BLE001 - an export never fails for want of the data: golds are then null
+        return {}
 
 
 @app.command()

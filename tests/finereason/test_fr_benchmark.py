@@ -17,7 +17,7 @@ import pytest
 from rendered_index import RENDERED, RENDERED_INDEX  # noqa: E402
 from typer.testing import CliRunner
 
-from reasoneval.benchmarks.finereason.benchmark import ENV_PATH, FineReason, depth_of, normalize_mode
+from reasoneval.benchmarks.finereason.benchmark import FineReason, depth_of, normalize_mode
 from reasoneval.benchmarks.finereason.cli import app as fr_app
 from reasoneval.benchmarks.finereason.generate import generate_states
 from reasoneval.benchmarks.finereason.tasks import (
@@ -225,8 +225,8 @@ def test_versions(bench: FineReason, tmp_path: Path, monkeypatch: pytest.MonkeyP
     recs = generate_states("game24", 6, seed=3)
     (tmp_path / "game24_states.json").write_text("".join(json.dumps(r) + "\n" for r in recs))
     released = bench.data_version()
-    monkeypatch.setenv(ENV_PATH, str(tmp_path))
     other = FineReason()
+    other.configure({"data": str(tmp_path)})
     assert len(other.load("game24", SC)) == 6 and other.data_version() != released
     with pytest.raises(FileNotFoundError, match="sudoku_states.json"):
         other.load("sudoku", SC)

@@ -13,7 +13,7 @@ from reasoneval.benchmarks.general365.prompts import (
     TEXT_TEMPLATE,
     query_text,
 )
-from reasoneval.benchmarks.rbench.records import DataError
+from reasoneval.core.errors import DataError
 
 FIX = Path(__file__).parents[1] / "fixtures" / "general365"
 

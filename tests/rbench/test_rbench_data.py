@@ -9,7 +9,7 @@ import pytest
 
 from reasoneval.benchmarks.rbench.benchmark import RBench
 from reasoneval.benchmarks.rbench.prompts import render_text
-from reasoneval.benchmarks.rbench.records import DataError
+from reasoneval.core.errors import DataError
 
 FIX = Path(__file__).parents[1] / "fixtures" / "rbench"
 PAPER_BOX = (

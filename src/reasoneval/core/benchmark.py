@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+from .options import BenchOptions
 from .types import Completion, GenParams, Item, Prompt, Verdict
 
 
@@ -50,6 +52,29 @@ class Benchmark(ABC):
     description: str = ""
     default_mode: str = "zero-shot"
     default_params: GenParams = GenParams()
+    #: this benchmark's typed options (a frozen dataclass subclassing BenchOptions); ``-O key=value``
+    Options: ClassVar[type[BenchOptions]] = BenchOptions
+
+    @property
+    def options(self) -> BenchOptions:
+        got = self.__dict__.get("_options")
+        if got is None:
+            got = self.__dict__["_options"] = self.Options()
+        return got
+
+    def configure(self, options: BenchOptions | Mapping[str, Any]) -> None:
+        """Set this instance's options (a mapping is validated and merged over the current ones)."""
+        if not isinstance(options, BenchOptions):
+            merged = {**self.options.to_json(), **{k: v for k, v in options.items() if v is not None}}
+            options = self.Options.from_mapping(merged, benchmark=self.name)
+        elif not isinstance(options, self.Options):
+            options = self.Options.from_mapping(options.to_json(), benchmark=self.name)
+        self.__dict__["_options"] = options
+        self.options_changed()
+
+    def options_changed(self) -> None:
+        """Hook: drop whatever was cached under the previous options."""
+        return None
 
     @abstractmethod
     def subsets(self) -> list[str]: ...

@@ -547,16 +547,17 @@ def bench_items(views: list[RunView]) -> list[dict[str, Item]]:
     Loaded through the registry, once per (benchmark, subset, mode); a benchmark that cannot load (missing
     dataset path, not installed) just contributes nothing.
     """
-    cache: dict[tuple[str, str, str], dict[str, Item]] = {}
+    cache: dict[tuple[str, str, str, str], dict[str, Item]] = {}
     out = []
     for v in views:
         name, mode = str(v.run.get("benchmark", "")), str(v.run.get("mode") or "")
+        opts = json.dumps((v.run.get("spec") or {}).get("options") or {}, sort_keys=True)
         found: dict[str, Item] = {}
         for sub in sorted({r.subset for r in v.rows}):
-            key = (name, sub, mode)
+            key = (name, sub, mode, opts)
             if key not in cache:
                 try:
-                    cache[key] = {it.key: it for it in registry.get(name).load(sub, mode)}
+                    cache[key] = {it.key: it for it in registry.for_run(v.run).load(sub, mode)}
                 except Exception:  # noqa: BLE001 - the report must render without the data
                     cache[key] = {}
             found.update(cache[key])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import registry
-from ..core.types import Item, Outcome, Verdict
+from ..core.types import GenParams, Item, Outcome, Verdict
 from ..scoring.extract import strip_think
 from ..store.sqlite import RunStore
 from .engine import SCORER, load_items
@@ -13,15 +13,17 @@ from .scoring import score_completion
 from .spec import RunSpec
 
 
-def rescore_run(store: RunStore, run: dict[str, Any]) -> int:
-    bench = registry.get(run["benchmark"])
-    spec_d = run["spec"]
-    from ..core.types import GenParams
+def spec_of(run: dict[str, Any]) -> RunSpec:
+    """The RunSpec a stored run was made with (options as stored: every value)."""
+    d = run["spec"]
+    return RunSpec(d["benchmark"], d["subset"], d["mode"], d["model"], GenParams.from_json(d["params"]),
+                   d["samples"], d["seed"], d["limit"], d.get("judge"), d.get("options") or {},
+                   d.get("data_version", ""))
 
-    spec = RunSpec(spec_d["benchmark"], spec_d["subset"], spec_d["mode"], spec_d["model"],
-                   GenParams.from_json(spec_d["params"]), spec_d["samples"], spec_d["seed"], spec_d["limit"],
-                   spec_d.get("judge"), spec_d.get("options") or {},
-                   spec_d.get("data_version", ""))
+
+def rescore_run(store: RunStore, run: dict[str, Any]) -> int:
+    bench = registry.for_run(run)  # the run's own options: scoring policy, data, ...
+    spec = spec_of(run)
     items: dict[str, Item] = {it.key: it for it in load_items(bench, spec)}
     judged = {(c.item_key, c.sample, c.turn): c.completion for c in store.completions(run["run_id"], "judge")}
     n = 0

@@ -7,6 +7,7 @@ from typing import Any
 
 from .. import __version__
 from ..core.hashing import hash_obj
+from ..core.options import BenchOptions
 from ..core.types import GenParams
 
 
@@ -21,19 +22,27 @@ class RunSpec:
     seed: int = 0
     limit: int | None = None
     judge: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
+    #: the benchmark's typed options (``-O key=value``, ``--data``); those that differ from the defaults are
+    #: part of the run id, all of them are in the stored record (a plain dict is taken as it is)
+    options: BenchOptions | dict[str, Any] = field(default_factory=dict)
     #: the benchmark's data version: another dataset under the same command is another run
     data_version: str = ""
 
     def identity(self) -> dict[str, Any]:
         return {"benchmark": self.benchmark, "subset": self.subset, "mode": self.mode, "model": self.model,
                 "params": self.params.to_json(), "samples": self.samples, "seed": self.seed,
-                "limit": self.limit, "judge": self.judge, "options": self.options,
+                "limit": self.limit, "judge": self.judge, "options": self._option_identity(),
                 "data_version": self.data_version}
+
+    def _option_identity(self) -> dict[str, Any]:
+        return self.options.identity() if isinstance(self.options, BenchOptions) else dict(self.options)
+
+    def option_values(self) -> dict[str, Any]:
+        return self.options.to_json() if isinstance(self.options, BenchOptions) else dict(self.options)
 
     def run_id(self) -> str:
         return hash_obj(self.identity())[:12]
 
     def record(self, data_version: str, prompt_version: str) -> dict[str, Any]:
-        return {**self.identity(), "package_version": __version__, "data_version": data_version or self.data_version,
-                "prompt_version": prompt_version}
+        return {**self.identity(), "options": self.option_values(), "package_version": __version__,
+                "data_version": data_version or self.data_version, "prompt_version": prompt_version}

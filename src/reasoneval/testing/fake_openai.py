@@ -9,6 +9,19 @@ eventually completes when the client retries, and a test can count exactly what 
 ``--fail-every K`` applies the faults only to every K-th distinct prompt.
 ``--capacity K`` serves at most K requests at once (the rest wait their turn), like a real replica
 of fixed capacity; 0 (the default) means unlimited.
+``--answers FILE`` (JSON lines ``{"contains": "...", "response": "..."}``) scripts the replies: a prompt
+that contains a line's ``contains`` text gets that line's ``response`` (first match wins), e.g. a gold
+answer wrapped in a ``<think>`` section, as a reasoning model would write it.
+
+``--fault-rate R`` switches to a mix: a fraction R of the distinct prompts (chosen by hash, so a test can
+predict which: :func:`planned_fault`) gets one fault kind from ``--faults`` (also chosen by hash).
+Transient kinds (:data:`TRANSIENT`) hit the first attempt only; the others hit every attempt.
+
+Fault kinds: ``429`` (with ``Retry-After``), ``500``, ``timeout``/``hang`` (sleep ``--timeout-sleep``, then
+504), ``malformed`` (cut JSON), ``empty`` (200 without choices), any other status number (``400``...),
+``echo401`` (401 whose body reflects the Authorization header), ``redirect`` (307 to another host),
+``surrogate`` (an answer holding a lone surrogate, as valid ASCII JSON), ``empty200`` (an empty answer,
+finish_reason stop), ``bomb`` (an answer made of hundreds of "or"-separated power towers).
 """
 
 from __future__ import annotations
@@ -30,6 +43,19 @@ def answer_for(text: str) -> str:
     return f"Thinking about it ({h}). The answer is [[{last}]]."
 
 
+TRANSIENT = frozenset({"429", "500", "timeout", "hang", "malformed", "empty"})
+SURROGATE_ANSWER = "The answer is [[\ud800]]"
+BOMB_ANSWER = "[[" + " or ".join(f"{n}^{{{n}^{{{n}}}}}" for n in range(2, 400)) + "]]"
+
+
+def planned_fault(text: str, faults: list[str], rate: float) -> str | None:
+    """The fault kind a prompt gets under ``--fault-rate`` (None: served normally)."""
+    h = int(hashlib.sha256(("fault:" + text).encode()).hexdigest()[:12], 16)
+    if not faults or (h % 10_000) >= rate * 10_000:
+        return None
+    return faults[(h // 10_000) % len(faults)]
+
+
 def prompt_text(body: dict[str, Any]) -> str:
     if "messages" in body:
         parts = []
@@ -42,8 +68,11 @@ def prompt_text(body: dict[str, Any]) -> str:
 
 class FakeServer:
     def __init__(self, delay: float, faults: list[str], fail_every: int, timeout_sleep: float,
-                 retry_after: str, capacity: int = 0) -> None:
+                 retry_after: str, capacity: int = 0, answers: list[tuple[str, str]] | None = None,
+                 fault_rate: float = 0.0) -> None:
         self.delay = delay
+        self.fault_rate = fault_rate
+        self.answers = answers or []
         self.capacity = capacity
         self._slots: asyncio.Semaphore | None = None
         self._active = 0
@@ -77,27 +106,46 @@ class FakeServer:
         attempt = self.seen[key]
         self.seen[key] += 1
         self.stats["requests"] += 1
-        if self.faults and self.order[key] % self.fail_every == 0 and attempt < len(self.faults):
+        fault: str | None = None
+        if self.fault_rate > 0:
+            fault = planned_fault(text, self.faults, self.fault_rate)
+            if fault in TRANSIENT and attempt > 0:
+                fault = None
+        elif self.faults and self.order[key] % self.fail_every == 0 and attempt < len(self.faults):
             fault = self.faults[attempt]
+        content: str | None = None
+        if fault is not None:
             self.stats[fault] += 1
             if fault == "429":
                 return web.json_response({"error": "rate limited"}, status=429,
                                          headers={"Retry-After": self.retry_after})
             if fault == "500":
                 return web.json_response({"error": "boom"}, status=500)
-            if fault == "timeout":
+            if fault in ("timeout", "hang"):
                 await asyncio.sleep(self.timeout_sleep)
                 return web.json_response({"error": "too late"}, status=504)
             if fault == "malformed":
                 return web.Response(text='{"choices": [ {"mess', content_type="application/json")
             if fault == "empty":
                 return web.json_response({"choices": []})
-            if fault.isdigit():  # any other HTTP status, e.g. 400 or 401
+            if fault == "echo401":
+                return web.json_response({"error": "invalid key", "authorization": request.headers.get(
+                    "Authorization", "")}, status=401)
+            if fault == "redirect":
+                return web.Response(status=307, headers={"Location": "http://elsewhere.invalid/v1/chat/completions"})
+            if fault == "surrogate":
+                content = SURROGATE_ANSWER
+            elif fault == "empty200":
+                content = ""
+            elif fault == "bomb":
+                content = BOMB_ANSWER
+            elif fault.isdigit():  # any other HTTP status, e.g. 400 or 401
                 return web.json_response({"error": f"status {fault}"}, status=int(fault))
         if self.delay:
             await asyncio.sleep(self.delay)
         self.stats["ok"] += 1
-        content = answer_for(text)
+        if content is None:
+            content = next((r for c, r in self.answers if c in text), None) or answer_for(text)
         usage = {"prompt_tokens": len(text.split()), "completion_tokens": len(content.split())}
         if request.path.endswith("/chat/completions"):
             choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": content},
@@ -128,9 +176,15 @@ def main() -> None:
     ap.add_argument("--timeout-sleep", type=float, default=3.0)
     ap.add_argument("--retry-after", default="1")
     ap.add_argument("--capacity", type=int, default=0, help="requests served at once (0: unlimited)")
+    ap.add_argument("--fault-rate", type=float, default=0.0, help="mix: this fraction of prompts gets a fault")
+    ap.add_argument("--answers", default="", help="JSON lines of {contains, response}: scripted replies")
     a = ap.parse_args()
+    answers: list[tuple[str, str]] = []
+    if a.answers:
+        with open(a.answers, encoding="utf-8") as fh:
+            answers = [(str(r["contains"]), str(r["response"])) for r in map(json.loads, fh) if r]
     srv = FakeServer(a.delay, [f for f in a.faults.split(",") if f], a.fail_every, a.timeout_sleep,
-                     a.retry_after, capacity=a.capacity)
+                     a.retry_after, capacity=a.capacity, answers=answers, fault_rate=a.fault_rate)
     web.run_app(srv.app(), host=a.host, port=a.port, print=None, access_log=None, backlog=4096)
 
 

@@ -20,7 +20,7 @@ Item ids are the 0-based record index in the data file (stable). Prompts are the
 ``puzzle``, ``gold`` (the label, the reference next state or a reference solution), ``error_type`` (one of
 ``tasks.ERROR_TYPES`` or None) and ``depth`` (moves from the root; not for end-to-end).
 
-``REASONEVAL_FINEREASON_PATH`` (``reasoneval run finereason --data DIR``) points at a folder with files named
+``reasoneval run finereason --data DIR`` (option ``data``, :class:`.options.FROptions`) points at a folder with files named
 like the release (``<puzzle>_states.json`` / ``<puzzle>_questions.json``, e.g. written by
 ``reasoneval finereason generate``) to evaluate instead of the released data.
 """
@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import os
 import sys
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
@@ -46,6 +45,7 @@ from .data import DATA_DIR, LABELS, QUESTION_INPUTS, STATE_INPUTS, load_question
 from .engines import PUZZLES
 from .engines.game24 import Game24Engine
 from .engines.graphcoloring import GraphColoringEngine
+from .options import FROptions
 
 SC, ST, E2E = "state-checking", "state-transition", "end-to-end"
 MODES = (SC, ST, E2E)
@@ -55,7 +55,6 @@ MODE_ALIASES = {
     ST: ST, "state_transition": ST, "st": ST, "transition": ST,
     E2E: E2E, "e2e": E2E, "end_to_end": E2E, "endtoend": E2E, "solve": E2E, "solving": E2E,
 }
-ENV_PATH = "REASONEVAL_FINEREASON_PATH"
 _TRUNCATED = "truncated"
 
 
@@ -152,11 +151,15 @@ class FineReason(Benchmark):
     # state-transition answers); API models ran at the provider's default sampling: temperature None.
     default_params = GenParams(max_tokens=2048, temperature=None)
 
+    Options = FROptions
+
     def __init__(self, prompt_options: P.PromptOptions | None = None, strict: bool = False) -> None:
         """``prompt_options``: the defect fixes of ``prompts.PromptOptions`` (default: the official prompts);
         ``strict``: the strict state-transition scorer (default: the official criterion)."""
-        self.prompt_options = prompt_options or P.PromptOptions()
-        self.strict = strict
+        if prompt_options is not None or strict:
+            po = prompt_options or P.PromptOptions()
+            self.configure(FROptions(true_ancestor_labels=po.true_ancestor_labels, stale_child=po.stale_child,
+                                     strict=strict))
         self._items: dict[tuple[str, str, str], list[Item]] = {}
         self._version: dict[str, str] = {}
 
@@ -167,10 +170,22 @@ class FineReason(Benchmark):
     def modes(self) -> list[str]:
         return list(MODES)
 
-    @staticmethod
-    def data_dir() -> Path:
-        env = os.environ.get(ENV_PATH)
-        return Path(env) if env else DATA_DIR
+    @property
+    def opts(self) -> FROptions:
+        o = self.options
+        assert isinstance(o, FROptions)
+        return o
+
+    @property
+    def prompt_options(self) -> P.PromptOptions:
+        return P.PromptOptions(true_ancestor_labels=self.opts.true_ancestor_labels, stale_child=self.opts.stale_child)
+
+    @property
+    def strict(self) -> bool:
+        return self.opts.strict
+
+    def data_dir(self) -> Path:
+        return Path(self.opts.data) if self.opts.data else DATA_DIR
 
     def _file(self, puzzle: str, mode: str) -> Path:
         d = self.data_dir()

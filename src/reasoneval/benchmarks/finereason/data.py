@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from reasoneval.core import jsonl as _jsonl
+from reasoneval.core.errors import DataError
 
 from .engines import PUZZLES
 
@@ -39,8 +40,7 @@ QUESTION_INPUTS: dict[str, tuple[str, ...]] = {
 LABELS = ("Solvable", "Unsolvable")
 
 
-class DataError(ValueError):
-    """A malformed data file; the message starts with ``path:line:``."""
+__all__ = ["DataError"]  # the core's one data-error type
 
 
 def _check_puzzle(puzzle: str) -> None:

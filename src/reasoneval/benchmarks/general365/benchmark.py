@@ -32,6 +32,7 @@ from . import analysis
 from .data import NUMERIC_TYPES, data_root, items_from_records, load, seed_pattern
 from .grading import extract_final, judge_answer, rule_check
 from .prompts import PROMPT_VERSION, query_prompt
+from .options import G365Options
 
 MODES = ("paper", "cascade")
 JUDGE_PARAMS = GenParams(max_tokens=1024, temperature=0.0)
@@ -51,18 +52,32 @@ class General365(Benchmark):
     default_params = GenParams(max_tokens=16384, temperature=None, top_p=1.0)
 
     def __init__(self) -> None:
-        self.data_path: str | None = None
-        self.seed_pattern: str | None = None
-        self.mathverify_timeout: float = 5.0
+    Options = G365Options
+
         self._cache: OrderedDict[tuple[str, str, str], Verdict] = OrderedDict()
         self._lock = threading.Lock()
 
-    def configure(self, options: dict[str, Any]) -> None:
-        """``options``: ``data`` (dataset root), ``seed_pattern`` (regex with group ``seed``)."""
-        if options.get("data"):
-            self.data_path = str(options["data"])
-        if options.get("seed_pattern"):
-            self.seed_pattern = str(options["seed_pattern"])
+    @property
+    def opts(self) -> G365Options:
+        o = self.options
+        assert isinstance(o, G365Options)
+        return o
+
+    @property
+    def data_path(self) -> str | None:
+        return self.opts.data
+
+    @property
+    def seed_pattern(self) -> str | None:
+        return self.opts.seed_pattern
+
+    @property
+    def mathverify_timeout(self) -> float:
+        return self.opts.mathverify_timeout
+
+    def options_changed(self) -> None:
+        with self._lock:
+            self._cache.clear()
 
     def subsets(self) -> list[str]:
         return ["test"]
@@ -175,8 +190,8 @@ class General365(Benchmark):
         from ...report.render import to_terminal
         from ...runner.scoring import score_completion
         from ...scoring.extract import strip_think
-        from ..rbench.records import data_files, read_records
 
+        from ...core.records import data_files, read_records
         mode = str(options.get("mode") or self.default_mode)
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r} for general365; known: {', '.join(MODES)}")
@@ -262,7 +277,7 @@ def _tokens(row: dict[str, Any]) -> int | None:
 
 @functools.lru_cache(maxsize=8)
 def _version(root: str) -> str:
-    from ..rbench.records import data_files
+    from ...core.records import data_files
 
     files = data_files(Path(root))
     return hash_files(files) if files else "empty"

@@ -24,8 +24,17 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ...core.records import (
+    DataError,
+    Record,
+    configured,
+    data_files,
+    env_path,
+    opt_str,
+    read_records,
+    req_str,
+)
 from ...core.types import Item
-from ..rbench.records import DataError, Record, data_files, env_path, opt_str, read_records, req_str
 
 ENV_VAR = "REASONEVAL_GENERAL365_PATH"
 SEED_PATTERN_ENV = "REASONEVAL_GENERAL365_SEED_PATTERN"

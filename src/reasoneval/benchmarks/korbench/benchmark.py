@@ -15,14 +15,15 @@ Multi-RQ_Hard
 cipher-subquestions                    ``subquestions`` (345 teacher-forced cipher sub-steps)
 =====================================  =====================================================================
 
-Scoring is the reference evaluator (``official``) unless the instance is built with ``scoring="corrected"``
-or ``REASONEVAL_KORBENCH_SCORING=corrected`` is set.
+Options (:class:`.options.KorOptions`, ``-O key=value``): ``scoring=official|corrected`` (the reference
+evaluator, or its known defects fixed) and ``data`` (a release-layout folder, or a JSON-lines file of category
+items such as ``reasoneval generate korbench-cipher`` prints; see :mod:`.items_file`).
 """
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 from reasoneval.core.benchmark import Benchmark, ScoredRow, Table, Turn
@@ -32,10 +33,12 @@ from reasoneval.core.types import Item, Outcome, Prompt, Verdict
 
 from . import prompts, report
 from .data import CATEGORIES, MIXED_SETS, KorData, Question, default_data
+from .items_file import FileQuestion, file_version, read_items_file
 from .mixed import judge_mixed
+from .options import KorOptions
 from .rescore import run_cli
 from .score_corrected import policy as policy_named
-from .score_official import Judgement, finish, judge, real_life
+from .score_official import Judgement, ScoringPolicy, finish, judge, real_life
 from .selfcorrect import MAX_CALLS, RoundStats, conversation
 from .subquestions import TypeStats
 
@@ -62,6 +65,14 @@ def _question_item(q: Question, data: KorData) -> Item:
     return Item("korbench", q.category, q.idx, d, q.answer)
 
 
+def _file_item(fq: FileQuestion) -> Item:
+    q = fq.question
+    d: dict[str, Any] = {"category": q.category, "idx": q.idx, "rule_id": q.rule_id, "question": q.question,
+                         "answer": q.answer, "needle": list(q.needle), "title": fq.title or "",
+                         "rule_content": fq.rule_content, "own_rule": fq.own_rule, **q.extra}
+    return Item("korbench", q.category, q.idx, d, q.answer)
+
+
 def _verdict(j: Judgement, detail: dict[str, Any]) -> Verdict:
     if j.correct:
         outcome = Outcome.CORRECT
@@ -79,11 +90,52 @@ class KorBench(Benchmark):
     name = "korbench"
     description = "KOR-Bench: knowledge-orthogonal reasoning over 125 new rules (ICLR 2025)"
     default_mode = "zero-shot"
+    Options = KorOptions
 
     def __init__(self, scoring: str | None = None, data: KorData | None = None) -> None:
-        self.policy = policy_named(scoring or os.environ.get("REASONEVAL_KORBENCH_SCORING", "official"))
-        self.data = data or default_data()
+        self._given_data = data
         self._version: str | None = None
+        self._data: KorData | None = None
+        self._file: dict[str, dict[str, FileQuestion]] | None = None
+        if scoring is not None:
+            self.configure({"scoring": scoring})
+
+    def options_changed(self) -> None:
+        self._version, self._data, self._file = None, None, None
+
+    @property
+    def opts(self) -> KorOptions:
+        o = self.options
+        assert isinstance(o, KorOptions)
+        return o
+
+    @property
+    def policy(self) -> ScoringPolicy:
+        return policy_named(self.opts.scoring)
+
+    def _data_path(self) -> Path | None:
+        if not self.opts.data:
+            return None
+        p = Path(self.opts.data)
+        if not p.exists():
+            raise FileNotFoundError(f"{p}: no such file or folder (KOR-Bench --data)")
+        return p
+
+    @property
+    def data(self) -> KorData:
+        """The release data: the ``data`` folder option, else the packaged release."""
+        if self._data is None:
+            p = self._data_path()
+            self._data = KorData(p) if p is not None and p.is_dir() else (self._given_data or default_data())
+        return self._data
+
+    def _items_file(self) -> dict[str, dict[str, FileQuestion]] | None:
+        p = self._data_path()
+        if p is None or p.is_dir():
+            return None
+        if self._file is None:
+            self._file = read_items_file(p, self.data)
+        return self._file
 
     # -- catalogue ----------------------------------------------------------------------------------
     def subsets(self) -> list[str]:
@@ -99,6 +151,9 @@ class KorBench(Benchmark):
             raise KeyError(f"unknown korbench mode {mode!r}; known: {', '.join(self.modes())}")
         if not applies(subset, mode):
             return []
+        from_file = self._items_file()
+        if from_file is not None:  # a file of category items replaces the release questions, nothing else
+            return [_file_item(fq) for fq in from_file.get(subset, {}).values()]
         if subset in CATEGORIES:
             return [_question_item(q, self.data) for q in self.data.questions(subset).values()]
         if subset in MIXED_SETS:
@@ -205,7 +260,8 @@ class KorBench(Benchmark):
     # -- versions and re-scoring --------------------------------------------------------------------
     def data_version(self) -> str:
         if self._version is None:
-            self._version = self.data.version()
+            p = self._data_path()
+            self._version = file_version(p) if p is not None and p.is_file() else self.data.version()
         return self._version
 
     def prompt_version(self, mode: str) -> str:

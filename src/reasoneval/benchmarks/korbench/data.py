@@ -14,6 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from reasoneval.core.errors import DataError
 from reasoneval.core.hashing import hash_files
 from reasoneval.core.jsonl import iter_jsonl
 
@@ -26,14 +27,7 @@ SUBQUESTION_TYPES: tuple[str, ...] = (
 DATA_DIR = Path(__file__).with_name("data")
 
 
-class DataError(ValueError):
-    """A malformed data file; the message starts with ``path:line:``."""
-
-    def __init__(self, path: Path | str, line: int | None, message: str) -> None:
-        self.path = str(path)
-        self.line = line
-        where = f"{self.path}:{line}" if line is not None else self.path
-        super().__init__(f"{where}: {message}")
+__all__ = ["DataError"]  # the core's one data-error type, re-exported for KOR-Bench callers
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,13 @@ from typing import Any
 
 from ...core.benchmark import Benchmark, ScoredRow, Table
 from ...core.hashing import hash_files
+from ...core.records import DataError, Record, configured, data_files, env_path, read_records
 from ...core.registry import register
 from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from . import analysis
 from .data import ENV_VAR, SUBSETS, load_subset, normalize_subset, record_to_item, subset_from_name
 from .extraction import extract_letter
 from .prompts import MODES, PROMPT_VERSION, build_prompt
-from .records import DataError, Record, data_files, env_path, read_records
 
 
 def _meta(item: Item) -> dict[str, Any]:
@@ -34,13 +34,10 @@ class RBench(Benchmark):
     default_mode = "cot"
     default_params = GenParams(max_tokens=8192, temperature=0.0)
 
-    def __init__(self) -> None:
-        self.data_path: str | None = None
-
-    def configure(self, options: dict[str, Any]) -> None:
-        """``options["data"]``: dataset root (else ``REASONEVAL_RBENCH_PATH``)."""
-        if options.get("data"):
-            self.data_path = str(options["data"])
+    @property
+    def data_path(self) -> str | None:
+        """The ``data`` option (``--data``): dataset root."""
+        return self.options.data
 
     def subsets(self) -> list[str]:
         return list(SUBSETS)

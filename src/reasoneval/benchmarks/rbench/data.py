@@ -23,8 +23,17 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ...core.records import (
+    DataError,
+    Record,
+    configured,
+    data_files,
+    env_path,
+    opt_str,
+    read_records,
+    req_str,
+)
 from ...core.types import Item
-from .records import DataError, Record, data_files, env_path, opt_str, read_records, req_str
 
 ENV_VAR = "REASONEVAL_RBENCH_PATH"
 SUBSETS = ("t_en", "t_zh", "m_en", "m_zh")
