@@ -475,6 +475,10 @@ def _attach_finereason() -> None:
 
 _attach_finereason()
 
+from .hub.cli import app as _data_app  # noqa: E402 - sub-app: reasoneval data pull|list|verify
+
+app.add_typer(_data_app, name="data")
+
 
 def main() -> None:
     from .store.errors import StoreError

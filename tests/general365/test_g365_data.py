@@ -92,11 +92,15 @@ def test_bad_rows_name_file_row_and_field(tmp_path: Path, bad: dict, field: str)
     assert str(p) in str(e.value) and "row 2" in str(e.value) and field in str(e.value)
 
 
-def test_missing_data_tells_where_to_put_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_data_tells_where_to_put_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # no local path and an empty HF cache, offline: the Hub release cannot be used either (tests/hub downloads)
     monkeypatch.delenv("REASONEVAL_GENERAL365_PATH", raising=False)
+    monkeypatch.setenv("HF_HOME", str(tmp_path))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(DataError, match="REASONEVAL_GENERAL365_PATH"):
         General365().load("test", "paper")
-    assert General365().data_version() == "unconfigured"
+    with pytest.raises(DataError, match="reasoneval data pull general365"):
+        General365().data_version()
 
 
 def test_query_templates_are_the_papers() -> None:

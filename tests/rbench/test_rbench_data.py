@@ -75,11 +75,14 @@ def test_text_prompt_matches_paper_template() -> None:
     assert "逐步思考" not in render_text("问", opts, "zh", "no-cot")
 
 
-def test_missing_data_tells_where_to_put_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_data_tells_where_to_put_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # no local path and an empty HF cache, offline: the Hub release cannot be used either (tests/hub downloads)
     monkeypatch.delenv("REASONEVAL_RBENCH_PATH", raising=False)
+    monkeypatch.setenv("HF_HOME", str(tmp_path))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(DataError) as e:
         RBench().load("t_en", "cot")
-    assert "REASONEVAL_RBENCH_PATH" in str(e.value) and "rbench-t_en" in str(e.value)
+    assert "REASONEVAL_RBENCH_PATH" in str(e.value) and "reasoneval data pull rbench" in str(e.value)
     monkeypatch.setenv("REASONEVAL_RBENCH_PATH", str(FIX / "hf"))
     assert len(RBench().load("t_en", "cot")) == 3
 

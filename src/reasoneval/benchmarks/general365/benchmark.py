@@ -25,14 +25,15 @@ from typing import Any
 
 from ...core.benchmark import Benchmark, ScoredRow, Table
 from ...core.hashing import hash_files
+from ...core.records import configured
 from ...core.registry import register
 from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from ...scoring.judge import equivalence_prompt, parse_conclusion
 from . import analysis
-from .data import NUMERIC_TYPES, data_root, items_from_records, load, seed_pattern
+from .data import ENV_VAR, NUMERIC_TYPES, data_root, items_from_records, load, seed_pattern
 from .grading import extract_final, judge_answer, rule_check
-from .prompts import PROMPT_VERSION, query_prompt
 from .options import G365Options
+from .prompts import PROMPT_VERSION, query_prompt
 
 MODES = ("paper", "cascade")
 JUDGE_PARAMS = GenParams(max_tokens=1024, temperature=0.0)
@@ -51,9 +52,9 @@ class General365(Benchmark):
     default_mode = "paper"
     default_params = GenParams(max_tokens=16384, temperature=None, top_p=1.0)
 
-    def __init__(self) -> None:
     Options = G365Options
 
+    def __init__(self) -> None:
         self._cache: OrderedDict[tuple[str, str, str], Verdict] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -146,6 +147,10 @@ class General365(Benchmark):
     # ---------------------------------------------------------------- bookkeeping
 
     def data_version(self) -> str:
+        if not configured(ENV_VAR, self.data_path):  # the Hub release: repo@commit (+ file sha256s once loaded)
+            from ... import hub
+
+            return hub.data_version("general365")
         try:
             root = data_root(self.data_path)
         except ValueError:
@@ -187,11 +192,11 @@ class General365(Benchmark):
         ``options``: ``judge`` (object with ``async generate(prompt, params)``), ``mode``,
         ``judge_concurrency`` (default 16), ``seed_pattern``.
         """
+        from ...core.records import data_files, read_records
         from ...report.render import to_terminal
         from ...runner.scoring import score_completion
         from ...scoring.extract import strip_think
 
-        from ...core.records import data_files, read_records
         mode = str(options.get("mode") or self.default_mode)
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r} for general365; known: {', '.join(MODES)}")

@@ -156,6 +156,12 @@ def items_from_records(records: list[Record], pattern: re.Pattern[str] | None = 
 
 
 def load(root_option: str | None = None, seed_pattern_option: str | None = None) -> list[Item]:
+    if not configured(ENV_VAR, root_option):  # no local copy: the pinned Hub release (reasoneval.hub)
+        from ...hub import resolve_release
+
+        files = list(resolve_release("general365").paths)
+        records = [r for f in files for r in read_records(f)]
+        return items_from_records(records, seed_pattern(seed_pattern_option))
     root = env_path(ENV_VAR, root_option, "General365", LAYOUT_HELP)
     files = data_files(root)
     if not files:

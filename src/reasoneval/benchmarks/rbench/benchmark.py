@@ -62,6 +62,10 @@ class RBench(Benchmark):
         return Verdict(outcome, letter, "rule", detail)
 
     def data_version(self) -> str:
+        if not configured(ENV_VAR, self.data_path):  # the Hub release: repo@commit (+ file sha256s once loaded)
+            from ... import hub
+
+            return hub.data_version("rbench")
         try:
             root = env_path(ENV_VAR, self.data_path, "R-Bench", "")
         except DataError:
@@ -71,12 +75,12 @@ class RBench(Benchmark):
     def prompt_version(self, mode: str) -> str:
         return f"{PROMPT_VERSION}:{mode}"
 
-    def _meta_index(self) -> dict[str, dict[str, Any]]:
+    def _meta_index(self, subsets: set[str]) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
-        for sub in SUBSETS:
+        for sub in [s for s in SUBSETS if s in subsets]:
             try:
                 items = load_subset(sub, self.data_path)
-            except DataError:
+            except ValueError:  # DataError, HubError: the table just lacks the breakdown
                 continue
             out.update({it.key: _meta(it) for it in items})
         return out
@@ -89,7 +93,7 @@ class RBench(Benchmark):
             meta = {k: (v.detail.get(k) if v else None) for k in ("department", "subject")}
             if v is None or "department" not in v.detail:
                 if index is None:
-                    index = self._meta_index()
+                    index = self._meta_index({x.subset for x in rows})
                 meta = index.get(r.item_key, meta)
             scored.append(analysis.Scored(r.subset, r.item_key.partition("/")[2], v, meta))
         return analysis.all_tables(scored, mode)

@@ -181,15 +181,23 @@ def record_to_item(rec: Record, subset: str, *, need_images: bool = True) -> Ite
 
 def load_subset(subset: str, root_option: str | None = None) -> list[Item]:
     subset = normalize_subset(subset)
+    if not configured(ENV_VAR, root_option):  # no local copy: the pinned Hub release (reasoneval.hub)
+        from ...hub import resolve_release
+
+        return _load_files(list(resolve_release("rbench", f"rbench-{subset}").paths), subset, None)
     root = env_path(ENV_VAR, root_option, "R-Bench", LAYOUT_HELP)
     files = subset_files(root, subset)
     if not files:
         raise DataError(f"{root}: no data files for config rbench-{subset}.\n{LAYOUT_HELP}")
+    return _load_files(files, subset, root)
+
+
+def _load_files(files: list[Path], subset: str, root: Path | None) -> list[Item]:
     items: list[Item] = []
     seen: dict[str, Record] = {}
     for f in files:
         for rec in read_records(f):
-            if root.is_file() and _subset_of_path(root, root) is None:
+            if root is not None and root.is_file() and _subset_of_path(root, root) is None:
                 declared = rec.data.get("subset") or rec.data.get("config")
                 if declared is None:
                     raise DataError(f"{rec.where('subset')} is missing: {root.name} does not name its config "
