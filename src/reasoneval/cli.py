@@ -245,7 +245,7 @@ async def _run_local(bench: Any, spec: Any, st: Any, concurrency: int, retry_err
             await judge.aclose()
 
 
-def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default") -> None:
+def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", ci: bool = False) -> None:
     from .report import collect, render
 
     try:
@@ -253,6 +253,10 @@ def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default") -
     except KeyError as e:
         fail(str(e.args[0]))
     tables = collect.merge(views)
+    if ci:
+        from .report.stats_tables import ci_table
+
+        tables.append(ci_table(views))
     if json_out:
         typer.echo(json.dumps({"runs": [{"run": v.run, "stats": v.stats} for v in views],
                                "tables": [t.to_json() for t in tables]}, ensure_ascii=False, indent=1))
@@ -334,6 +338,7 @@ def report(
     html: Annotated[Path | None, typer.Option(help="write a self-contained HTML report")] = None,
     md: Annotated[Path | None, typer.Option(help="write the tables as Markdown")] = None,
     csv_path: Annotated[Path | None, typer.Option("--csv", help="write the tables as CSV, one file per table (NAME.csv, NAME-2-<title>.csv, ...)")] = None,
+    ci: Annotated[bool, typer.Option("--ci", help="add 95% bootstrap confidence intervals per run and subset")] = False,
 ) -> None:
     """Print the tables of one or more runs (terminal and JSON; HTML/Markdown/CSV files)."""
     from .report import collect, render
@@ -345,6 +350,10 @@ def report(
         except KeyError as e:
             fail(str(e.args[0]))
         tables = collect.merge(views)
+        if ci:
+            from .report.stats_tables import ci_table
+
+            tables.append(ci_table(views))
         written: list[Path] = []
         if md:
             md.write_text(render.to_markdown(tables), encoding="utf-8")
@@ -360,7 +369,7 @@ def report(
             written.append(html)
         for path in written:
             typer.echo(f"wrote {path}", err=True)
-    _report(st, runs, json_out)
+    _report(st, runs, json_out, ci=ci)
 
 
 @app.command("runs")
@@ -478,6 +487,10 @@ _attach_finereason()
 from .hub.cli import app as _data_app  # noqa: E402 - sub-app: reasoneval data pull|list|verify
 
 app.add_typer(_data_app, name="data")
+
+from .report.stats_cli import register as _register_stats  # noqa: E402 - compare | correlate | ablation | stats
+
+_register_stats(app)
 
 
 def main() -> None:

@@ -1,0 +1,116 @@
+"""The statistics of :mod:`.stats` as report Tables: CIs per run and subset, paired comparisons, the
+dataset-size ablation, correlations across runs."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from ..core.benchmark import Table
+from . import stats
+from .collect import RunView
+from .plots import run_labels
+
+
+def _r(x: float, nd: int = 2) -> float:
+    return round(x, nd)
+
+
+def ci_table(views: Sequence[RunView], n_boot: int = stats.N_BOOT, seed: int = 0) -> Table:
+    """Accuracy with a 95% bootstrap CI per run, per subset and overall (+ spread over samples)."""
+    rows: list[list[object]] = []
+    notes = [f"95% CI: percentile bootstrap over items ({n_boot} resamples, seed {seed}); an item's score is the "
+             "mean of its non-error samples; failed calls excluded."]
+    for v, lab in zip(views, run_labels(views), strict=True):
+        scores = stats.item_scores(v.rows)
+        by: dict[str, list[float]] = defaultdict(list)
+        for (sub, _), s in scores.items():
+            by[sub].append(s)
+        groups = [(sub, by[sub]) for sub in sorted(by)]
+        if len(groups) != 1:
+            groups.append(("overall", list(scores.values())))
+        for sub, vals in groups:
+            e = stats.bootstrap_ci(vals, n_boot, seed)
+            rows.append([lab, v.run.get("mode", ""), sub, e.n, _r(e.value), _r(e.low), _r(e.high),
+                         _r(e.high - e.low)])
+        sp = stats.sample_spread(v.rows)
+        if sp is not None:
+            notes.append(f"{lab}: {len(sp.per_sample)} samples, accuracy per sample "
+                         f"{', '.join(f'{x:.2f}' for x in sp.per_sample)}; mean {sp.mean:.2f}, sd {sp.sd:.2f}")
+    return Table("Accuracy with 95% confidence intervals",
+                 ["run", "mode", "subset", "n", "accuracy", "CI low", "CI high", "CI width"], rows, notes)
+
+
+def compare_table(a: RunView, b: RunView, n_boot: int = stats.N_BOOT, seed: int = 0) -> Table:
+    """A minus B on the items both scored: per subset and overall."""
+    la, lb = run_labels([a, b])
+    sa, sb = stats.item_scores(a.rows), stats.item_scores(b.rows)
+    subs = sorted({k[0] for k in sa} & {k[0] for k in sb})
+    groups: list[tuple[str, dict[stats.ItemKey, float], dict[stats.ItemKey, float]]] = [
+        (s, {k: x for k, x in sa.items() if k[0] == s}, {k: x for k, x in sb.items() if k[0] == s}) for s in subs]
+    if len(groups) != 1:
+        groups.append(("overall", sa, sb))
+    rows: list[list[object]] = []
+    for sub, ga, gb in groups:
+        try:
+            p = stats.paired(ga, gb, n_boot, seed)
+        except ValueError:
+            continue
+        rows.append([sub, p.n, _r(p.acc_a), _r(p.acc_b), _r(p.diff), _r(p.low), _r(p.high), p.only_a, p.only_b,
+                     _r(p.p_bootstrap, 4), "" if p.p_mcnemar is None else _r(p.p_mcnemar, 4)])
+    return Table(f"Paired difference: A = {la} ({a.run.get('mode', '')}) minus B = {lb} ({b.run.get('mode', '')})",
+                 ["subset", "n", "A", "B", "A-B", "CI low", "CI high", "A only", "B only", "p (bootstrap)",
+                  "p (McNemar)"], rows,
+                 [f"On items both runs scored; paired bootstrap over items ({n_boot} resamples, seed {seed}), "
+                  "two-sided. McNemar: exact binomial test on discordant items (single-sample runs only)."])
+
+
+def ablation_table(views: Sequence[RunView], reps: int = 200, seed: int = 0,
+                   sizes: Sequence[int] | None = None) -> Table:
+    """KOR-Bench App. I style: accuracy on random subsets of each category, mean and spread over draws."""
+    rows: list[list[object]] = []
+    for v, lab in zip(views, run_labels(views), strict=True):
+        full = stats.item_scores(v.rows)
+        for pt in stats.size_ablation(full, sizes, reps, seed):
+            rows.append([lab, pt.size, _r(pt.mean), _r(pt.sd), _r(pt.low), _r(pt.high), _r(pt.min), _r(pt.max)])
+    return Table("Dataset-size ablation (random subsampling)",
+                 ["run", "items per subset", "mean accuracy", "sd", "2.5%", "97.5%", "min", "max"], rows,
+                 [f"{reps} random draws per size without replacement, the same number of items from every subset "
+                  f"(seed {seed}); the full size has no spread."])
+
+
+def _column_name(v: RunView, by_subset: bool, sub: str = "") -> str:
+    base = f"{v.run.get('benchmark', '')} ({v.run.get('mode', '')})"
+    return f"{base} {sub}".strip() if by_subset else base
+
+
+def correlation_columns(views: Sequence[RunView]) -> tuple[dict[str, dict[str, float]], str]:
+    """Columns to correlate across models: one per benchmark (and mode) when the runs span several; else one
+    per subset of the single benchmark. Row labels are models."""
+    benches = {(v.run.get("benchmark"), v.run.get("mode")) for v in views}
+    by_subset = len(benches) == 1
+    cols: dict[str, dict[str, float]] = defaultdict(dict)
+    for v in views:
+        model = str(v.run.get("model", "?"))
+        scores = stats.item_scores(v.rows)
+        if by_subset:
+            by: dict[str, list[float]] = defaultdict(list)
+            for (sub, _), s in scores.items():
+                by[sub].append(s)
+            for sub, vals in by.items():
+                cols[_column_name(v, True, sub)][model] = 100.0 * sum(vals) / len(vals)
+        elif scores:
+            cols[_column_name(v, False)][model] = 100.0 * sum(scores.values()) / len(scores)
+    what = "subsets of one benchmark" if by_subset else "benchmarks"
+    return dict(cols), what
+
+
+def correlation_table(views: Sequence[RunView], seed: int = 0) -> Table:
+    cols, what = correlation_columns(views)
+    rows = [[c.a, c.b, c.n, _r(c.pearson, 4), _r(c.spearman, 4), _r(c.p, 4)]
+            for c in stats.correlations(cols, seed)]
+    notes = [f"Correlation across models between {what} (accuracy per model; pairs need >= 3 models in common). "
+             "p: two-sided permutation test of Pearson's r (5000 permutations)."]
+    if not rows:
+        notes.append("No pair of columns shares 3 or more models: store runs of at least 3 models.")
+    return Table("Correlation across runs", ["A", "B", "models", "Pearson r", "Spearman rho", "p"], rows, notes)
