@@ -42,3 +42,31 @@ class Toy(Benchmark):
             return None
         hist = [(t.prompt.last_user_text(), t.verdict.extracted or "" if t.verdict else "") for t in turns]
         return Prompt.chat(f"Try again {len(turns)}", history=hist)
+
+
+@register("toybig")
+class ToyBig(Toy):
+    """``REASONEVAL_TOYBIG_N`` items (default 1250) in one subset; mode ``slow-score`` takes 0.3 s per verdict."""
+
+    name = "toybig"
+    description = "test benchmark: many items"
+
+    def subsets(self) -> list[str]:
+        return ["a"]
+
+    def modes(self) -> list[str]:
+        return ["zero-shot", "slow-score"]
+
+    def load(self, subset: str, mode: str) -> list[Item]:
+        import os
+
+        n = int(os.environ.get("REASONEVAL_TOYBIG_N", "1250"))
+        return [Item("toybig", subset, str(i), {"q": f"Item {subset}{i}: repeat {WORDS[i % 10]}"},
+                     gold=WORDS[i % 10]) for i in range(n)]
+
+    def score(self, item: Item, text: str, mode: str) -> Verdict:
+        if mode == "slow-score":
+            import time
+
+            time.sleep(0.3)
+        return super().score(item, text, mode)

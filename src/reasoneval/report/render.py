@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 from pathlib import Path
@@ -45,15 +46,20 @@ def to_terminal(tables: list[Table], console: Console | None = None) -> None:
             con.print(f"  [dim]{n}[/dim]")
 
 
+def _md(x: Any) -> str:
+    """A Markdown table cell: HTML escaped (model names are user text), pipes and newlines neutralised."""
+    return html.escape(_cell(x)).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
 def to_markdown(tables: list[Table]) -> str:
     out = []
     for t in tables:
-        out.append(f"### {t.title}\n")
-        out.append("| " + " | ".join(t.columns) + " |")
+        out.append(f"### {_md(t.title)}\n")
+        out.append("| " + " | ".join(_md(c) for c in t.columns) + " |")
         out.append("|" + "---|" * len(t.columns))
         for r in t.rows:
-            out.append("| " + " | ".join(_cell(x).replace("|", "\\|") for x in r) + " |")
-        out.extend(f"\n{n}" for n in t.notes)
+            out.append("| " + " | ".join(_md(x) for x in r) + " |")
+        out.extend(f"\n{html.escape(n)}" for n in t.notes)
         out.append("")
     return "\n".join(out)
 

@@ -32,7 +32,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .sandbox import RemoteError, SandboxPool, SandboxTimeout, WorkerCrashed
+from .sandbox import BudgetExhausted, RemoteError, SandboxPool, SandboxTimeout, WorkerCrashed
 
 PRELOAD = ("sympy", "sympy.parsing.latex", "sympy.parsing.latex._parse_latex_antlr")
 MAX_CANON_CHARS = 4000  # longer canonical forms are stored as a digest
@@ -41,7 +41,7 @@ _SCHEMA = 1
 
 @dataclass(frozen=True)
 class Canon:
-    status: str  # "ok" | "error" (parse/simplify raised) | "timeout" | "crash"
+    status: str  # "ok" | "error" (parse/simplify raised) | "timeout" | "crash" | "budget" (verdict out of time)
     value: str  # canonical form when ok, else the error message
 
     @property
@@ -201,8 +201,10 @@ class LatexCanonicalizer:
         self.failures: dict[str, Canon] = {}
 
     # -- public -------------------------------------------------------------------------------------
-    def submit(self, expr: str) -> Future[Canon]:
-        return self._submit("canon", expr, canonicalize, (expr,))
+    def submit(self, expr: str, deadline: float | None = None) -> Future[Canon]:
+        """``deadline`` (``time.monotonic()``): the verdict's overall budget; past it the result is
+        ``Canon("budget", ...)`` (neither cached nor remembered, so a later verdict may compute it)."""
+        return self._submit("canon", expr, canonicalize, (expr,), deadline)
 
     def get(self, expr: str) -> Canon:
         return self.submit(expr).result()
@@ -211,9 +213,9 @@ class LatexCanonicalizer:
         for e in exprs:
             self.submit(e)
 
-    def submit_equiv(self, a: str, b: str) -> Future[Canon]:
+    def submit_equiv(self, a: str, b: str, deadline: float | None = None) -> Future[Canon]:
         """``Canon('ok', '1'|'0')``: whether ``simplify(a - b) == 0``."""
-        return self._submit("equiv", f"{a}\x00{b}", equivalent, (a, b))
+        return self._submit("equiv", f"{a}\x00{b}", equivalent, (a, b), deadline)
 
     def start(self) -> None:
         """Start the worker pool ahead of the first uncached string (overlaps its start-up with other work)."""
@@ -262,7 +264,8 @@ class LatexCanonicalizer:
             return None  # a more generous limit may succeed now
         return canon
 
-    def _submit(self, kind: str, key_expr: str, fn: Any, args: tuple[Any, ...]) -> Future[Canon]:
+    def _submit(self, kind: str, key_expr: str, fn: Any, args: tuple[Any, ...],
+                deadline: float | None = None) -> Future[Canon]:
         key = (kind, key_expr)
         with self._lock:
             fut = self._memo.get(key)
@@ -281,7 +284,7 @@ class LatexCanonicalizer:
             fut = Future()
             self._memo[key] = fut
             try:
-                raw = self._get_pool().submit(fn, *args, timeout=self.timeout)
+                raw = self._get_pool().submit(fn, *args, timeout=self.timeout, deadline=deadline)
             except Exception as e:  # noqa: BLE001 - a broken pool is a failed comparison, not a crash
                 raw = Future()
                 raw.set_exception(WorkerCrashed(f"sandbox unavailable: {e}"))
@@ -292,6 +295,14 @@ class LatexCanonicalizer:
         try:
             status, value = raw.result()
             canon = Canon(status, value)
+        except BudgetExhausted as e:  # says nothing about the string: forget it, cache nothing
+            canon = Canon("budget", str(e))
+            with self._lock:
+                if self._memo.get((kind, key_expr)) is fut:
+                    del self._memo[(kind, key_expr)]
+                self.stats[f"{kind}_budget"] += 1
+            fut.set_result(canon)
+            return
         except SandboxTimeout:
             canon = Canon("timeout", f"timed out after {self.timeout}s")
         except WorkerCrashed as e:

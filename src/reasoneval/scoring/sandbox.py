@@ -45,6 +45,10 @@ class SandboxTimeout(TimeoutError):
     """The task ran past its time limit; its worker was killed."""
 
 
+class BudgetExhausted(SandboxTimeout):
+    """The caller's overall deadline passed before the task ran or finished (see ``submit(deadline=)``)."""
+
+
 class WorkerCrashed(RuntimeError):
     """The worker process died while running the task."""
 
@@ -93,6 +97,7 @@ class _Task:
     args: tuple[Any, ...]
     timeout: float | None
     future: Future[Any]
+    deadline: float | None = None  # time.monotonic() after which the task is not worth running any more
 
 
 @dataclass
@@ -102,6 +107,7 @@ class _Worker:
     task: _Task | None = None
     deadline: float = float("inf")
     started: float = field(default_factory=time.monotonic)
+    started_task: float = 0.0
 
 
 def _start_forkserver(ctx: Any, warmup: Sequence[str]) -> None:
@@ -165,9 +171,13 @@ class SandboxPool:
         self.broken: str | None = None
 
     # -- public API ---------------------------------------------------------------------------------
-    def submit(self, fn: Callable[..., Any], *args: Any, timeout: float | None = None) -> Future[Any]:
+    def submit(self, fn: Callable[..., Any], *args: Any, timeout: float | None = None,
+               deadline: float | None = None) -> Future[Any]:
+        """``timeout``: seconds the task may run; ``deadline`` (``time.monotonic()``): an overall limit shared
+        by several tasks (one verdict's budget) -- a task still queued then fails at once with
+        :class:`BudgetExhausted`, a running one is killed then."""
         fut: Future[Any] = Future()
-        task = _Task(next(self._ids), fn, args, self.default_timeout if timeout is None else timeout, fut)
+        task = _Task(next(self._ids), fn, args, self.default_timeout if timeout is None else timeout, fut, deadline)
         with self._lock:
             if self._closed:
                 raise RuntimeError(f"pool is shut down{': ' + self.broken if self.broken else ''}")
@@ -301,7 +311,11 @@ class SandboxPool:
                     w.task = None
                     self.stats["timeouts"] += 1
                     self._replace(w)
-                    task.future.set_exception(SandboxTimeout(f"task exceeded {task.timeout}s"))
+                    if task.deadline is not None and now >= task.deadline and (
+                            not task.timeout or now < w.started_task + task.timeout):
+                        task.future.set_exception(BudgetExhausted("the verdict's time budget ran out"))
+                    else:
+                        task.future.set_exception(SandboxTimeout(f"task exceeded {task.timeout}s"))
 
     def _assign(self) -> None:
         for w in self._workers:
@@ -313,6 +327,10 @@ class SandboxPool:
                 task = self._pending.popleft()
             if not task.future.set_running_or_notify_cancel():
                 continue
+            now = time.monotonic()
+            if task.deadline is not None and now >= task.deadline:
+                task.future.set_exception(BudgetExhausted("the verdict's time budget ran out before this part ran"))
+                continue
             try:
                 w.conn.send((task.id, task.fn, task.args))
             except Exception as e:  # unpicklable task or dead worker
@@ -321,7 +339,9 @@ class SandboxPool:
                     self._replace(w)
                 continue
             w.task = task
-            w.deadline = time.monotonic() + task.timeout if task.timeout else float("inf")
+            w.started_task = now
+            w.deadline = min(now + task.timeout if task.timeout else float("inf"),
+                             task.deadline if task.deadline is not None else float("inf"))
 
     def _collect(self, w: _Worker) -> None:
         task = w.task

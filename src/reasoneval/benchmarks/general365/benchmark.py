@@ -109,7 +109,9 @@ class General365(Benchmark):
         else:
             r = rule_check(m["answer_type"], str(item.gold), extracted, m["float_round"], self.mathverify_timeout)
             detail["rule"] = r.reason
-            if r.decided is None and m["answer_type"] not in NUMERIC_TYPES:
+            if r.reason == "timeout":  # math-verify ran out of time: undecided, not a wrong answer
+                v = Verdict(Outcome.UNANSWERABLE, extracted, "rule-timeout", detail)
+            elif r.decided is None and m["answer_type"] not in NUMERIC_TYPES:
                 v = Verdict(Outcome.UNANSWERABLE, extracted, "judge-missing",
                             {**detail, "note": "this answer needs the LLM judge (--judge)"})
             else:

@@ -22,6 +22,7 @@ items such as ``reasoneval generate korbench-cipher`` prints; see :mod:`.items_f
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from reasoneval.core.types import Item, Outcome, Prompt, Verdict
 from . import prompts, report
 from .data import CATEGORIES, MIXED_SETS, KorData, Question, default_data
 from .items_file import FileQuestion, file_version, read_items_file
+from .mathexpr import VERDICT_BUDGET_S
 from .mixed import judge_mixed
 from .options import KorOptions
 from .rescore import run_cli
@@ -83,6 +85,11 @@ def _verdict(j: Judgement, detail: dict[str, Any]) -> Verdict:
     if j.notes:
         detail = {**detail, "notes": j.notes}
     return Verdict(outcome, j.extracted, j.method, detail)
+
+
+def _is_error(r: ScoredRow) -> bool:
+    v = r.final.verdict
+    return r.final.completion.error is not None or (v is not None and v.outcome is Outcome.ERROR)
 
 
 @register("korbench")
@@ -210,7 +217,8 @@ class KorBench(Benchmark):
         if item.subset in MIXED_SETS:
             qs = [self.data.question(c, i) for c, i in d["questions"]]
             ms = judge_mixed(text, qs, self.policy)
-            js = [finish(j) for j in ms.judgements]
+            deadline = time.monotonic() + VERDICT_BUDGET_S  # one budget for the whole verdict
+            js = [finish(j, deadline=deadline) for j in ms.judgements]
             n = sum(bool(j.correct) for j in js)
             mixed_detail = {"parsed": ms.parsed, "n_correct": n, "n_questions": len(qs), "pass_rate": n / len(qs),
                             "per_question": [bool(j.correct) for j in js]}
@@ -231,6 +239,16 @@ class KorBench(Benchmark):
 
     # -- summaries ----------------------------------------------------------------------------------
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
+        # API failures are not wrong answers in any mode: they are left out of every table and counted in a note
+        errors = sum(1 for r in rows if _is_error(r))
+        rows = [r for r in rows if not _is_error(r)]
+        tables = self._summarize(rows, mode)
+        if errors:
+            for t in tables:
+                t.notes.append(f"{errors} items failed (API errors) and are excluded; --retry-errors re-asks them.")
+        return tables
+
+    def _summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         if mode == "mixed":
             sets: dict[str, report.Tally] = defaultdict(report.Tally)
             for r in rows:
@@ -247,8 +265,6 @@ class KorBench(Benchmark):
         rounds: dict[str, RoundStats] = defaultdict(RoundStats)
         for r in rows:
             v = r.final.verdict
-            if v is not None and v.outcome is Outcome.ERROR:
-                continue  # API failures are not wrong answers here; the runner reports them
             cats[r.subset].add(bool(v and v.correct), bool(v and v.detail.get("real_life")))
             if mode in SC_MODES:
                 rounds[r.subset].add([bool(t.verdict and t.verdict.correct) for t in r.turns])

@@ -12,11 +12,16 @@ Reference semantics (spec §5.2 case 6), on ``math``-cleaned response and gold:
 Shortcuts that cannot change that verdict: identical texts are equal without SymPy (parsing is
 deterministic), and when a gold part fails to parse the response is never parsed (the fallback applies).
 Timeouts and crashed workers are treated like exceptions (the reference would have hung) and reported.
+
+One verdict has one time budget (:data:`VERDICT_BUDGET_S`), however many ``or`` parts the answer has: parts
+not canonicalised by then fail with status ``budget`` and the verdict falls back to string equality
+(``fallback:budget``), so an answer of 400 power towers costs seconds, not 400 sandbox timeouts.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -24,6 +29,8 @@ from dataclasses import dataclass
 from reasoneval.scoring.latexcmp import Canon, LatexCanonicalizer
 
 from .brackets import NULL
+
+VERDICT_BUDGET_S = 10.0  # wall-clock budget of one SymPy verdict, all parts together
 
 
 @dataclass(frozen=True)
@@ -57,8 +64,9 @@ def make_task(resp: str, gold: str, *, equiv: bool = False) -> bool | MathTask:
 def decide(task: MathTask, gold: Sequence[Canon], resp: Sequence[Canon]) -> MathResult:
     bad = [s for s, c in zip(task.gold_parts + task.resp_parts, [*gold, *resp], strict=False) if not c.ok]
     if bad:
-        return MathResult(task.resp == task.gold, "fallback:" + ("gold" if any(not c.ok for c in gold) else "response"),
-                          tuple(bad))
+        why = ("budget" if any(c.status == "budget" for c in [*gold, *resp])
+               else "gold" if any(not c.ok for c in gold) else "response")
+        return MathResult(task.resp == task.gold, "fallback:" + why, tuple(bad))
     if task.or_mode:
         return MathResult({c.value for c in resp} == {c.value for c in gold}, "sympy")
     return MathResult(resp[0].value == gold[0].value, "sympy")
@@ -85,7 +93,8 @@ class _Join:
             self.then([f.result() for f in self.futs])
 
 
-def schedule(task: MathTask, lc: LatexCanonicalizer) -> Future[MathResult]:
+def schedule(task: MathTask, lc: LatexCanonicalizer, deadline: float | None = None) -> Future[MathResult]:
+    """The comparison as a future; ``deadline`` (``time.monotonic()``) bounds all its sandbox work."""
     out: Future[MathResult] = Future()
 
     def fail(e: BaseException) -> None:
@@ -98,7 +107,7 @@ def schedule(task: MathTask, lc: LatexCanonicalizer) -> Future[MathResult]:
             if res.correct or not task.equiv or task.or_mode or res.note != "sympy":
                 out.set_result(res)
                 return
-            eq = lc.submit_equiv(task.resp, task.gold)
+            eq = lc.submit_equiv(task.resp, task.gold, deadline)
             eq.add_done_callback(
                 lambda f: out.set_result(MathResult(f.result().ok and f.result().value == "1", "sympy-equiv")))
         except BaseException as e:  # noqa: BLE001
@@ -109,13 +118,19 @@ def schedule(task: MathTask, lc: LatexCanonicalizer) -> Future[MathResult]:
             if any(not c.ok for c in gold):
                 out.set_result(decide(task, gold, []))
                 return
-            _Join([lc.submit(s) for s in task.resp_parts], lambda resp: after_resp(gold, resp))
+            _Join([lc.submit(s, deadline) for s in task.resp_parts], lambda resp: after_resp(gold, resp))
         except BaseException as e:  # noqa: BLE001
             fail(e)
 
-    _Join([lc.submit(s) for s in task.gold_parts], after_gold)
+    _Join([lc.submit(s, deadline) for s in task.gold_parts], after_gold)
     return out
 
 
-def resolve(task: MathTask, lc: LatexCanonicalizer) -> MathResult:
-    return schedule(task, lc).result()
+def resolve(task: MathTask, lc: LatexCanonicalizer, deadline: float | None = None) -> MathResult:
+    """The verdict, within ``deadline`` (default: :data:`VERDICT_BUDGET_S` from now)."""
+    if deadline is None:
+        deadline = time.monotonic() + VERDICT_BUDGET_S
+    try:
+        return schedule(task, lc, deadline).result(timeout=max(0.0, deadline - time.monotonic()) + 5.0)
+    except TimeoutError:  # belt and braces: the sandbox enforces the deadline itself
+        return MathResult(task.resp == task.gold, "fallback:budget")

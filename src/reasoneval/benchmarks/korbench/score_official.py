@@ -163,11 +163,12 @@ def apply_math(j: Judgement, result: MathResult) -> Judgement:
     return j
 
 
-def finish(j: Judgement, lc: LatexCanonicalizer | None = None) -> Judgement:
-    """Complete a pending SymPy comparison synchronously."""
+def finish(j: Judgement, lc: LatexCanonicalizer | None = None, deadline: float | None = None) -> Judgement:
+    """Complete a pending SymPy comparison synchronously, within ``deadline`` (``time.monotonic()``; default:
+    the one-verdict budget from now)."""
     if j.pending is None:
         return j
-    return apply_math(j, resolve(j.pending, lc or default_canonicalizer()))
+    return apply_math(j, resolve(j.pending, lc or default_canonicalizer(), deadline))
 
 
 def evaluate(response: object, answer: str, category: str, rule_id: str, idx: str,
