@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .options import BenchOptions
+from .response import Response
 from .types import Completion, GenParams, Item, Prompt, Verdict
 
 
@@ -90,6 +91,11 @@ class Benchmark(ABC):
 
     @abstractmethod
     def score(self, item: Item, text: str, mode: str) -> Verdict: ...
+
+    def score_response(self, item: Item, response: Response, mode: str) -> Verdict:
+        """Score the runner's view of one output. Default: ``score`` on the final text (reasoning removed);
+        override to use ``response.reasoning`` or ``response.raw`` as well."""
+        return self.score(item, response.final, mode)
 
     def followup(self, item: Item, mode: str, turns: list[Turn]) -> Prompt | None:
         """Next prompt of a multi-turn protocol (e.g. self-correction), or None when done."""

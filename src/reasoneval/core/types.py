@@ -119,7 +119,7 @@ class Outcome(StrEnum):
 class Verdict:
     outcome: Outcome
     extracted: str | None = None
-    method: str = ""
+    method: str = ""  # a core.verdicts.Method (a StrEnum) or a benchmark's own finer method string
     detail: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -127,7 +127,7 @@ class Verdict:
         return self.outcome is Outcome.CORRECT
 
     def to_json(self) -> dict[str, Any]:
-        return {"outcome": self.outcome.value, "extracted": self.extracted, "method": self.method,
+        return {"outcome": self.outcome.value, "extracted": self.extracted, "method": str(self.method),
                 "detail": self.detail}
 
     @staticmethod

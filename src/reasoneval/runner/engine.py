@@ -12,12 +12,14 @@ from typing import Any
 
 from ..core.benchmark import Benchmark, Turn
 from ..core.hashing import cache_key
+from ..core.response import Response
 from ..core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
+from ..core.verdicts import Method
 from ..models.base import ModelBackend, ModelError, prompt_has_images
 from ..store.sqlite import RunStore
 from .batcher import Batcher
 from .progress import RunProgress
-from .scoring import score_completion
+from .scoring import judged_verdict, response_of, score_completion
 from .spec import RunSpec
 
 SCORER = "default"
@@ -86,10 +88,13 @@ class Runner:
             return GenParams(p.max_tokens, p.temperature, p.top_p, p.stop, self.spec.seed + sample)
         return p
 
-    async def _score(self, item: Item, comp: Completion) -> Verdict:
+    def _score_sync(self, item: Item, comp: Completion) -> tuple[Verdict, Response]:
+        r = response_of(comp)  # the one view of this output: the scorer and the judge both get it
+        return score_completion(self.bench, item, comp, self.spec.mode, r), r
+
+    async def _score(self, item: Item, comp: Completion) -> tuple[Verdict, Response]:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._score_pool, score_completion, self.bench, item, comp,
-                                          self.spec.mode)
+        return await loop.run_in_executor(self._score_pool, self._score_sync, item, comp)
 
     async def _unit(self, run_id: str, item: Item, sample: int, done_turns: list[tuple[Prompt, Completion]],
                     judged: dict[int, Completion], res: RunResult, prog: RunProgress) -> None:
@@ -110,8 +115,8 @@ class Runner:
                     cached_only = True
                 await self.store.aput_completion(run_id, item.key, sample, t, "answer", item.subset, prompt,
                                                  key, comp, cache=not hit)
-            verdict = await self._score(item, comp)
-            verdict = await self._maybe_judge(run_id, item, sample, t, comp, verdict, judged, res)
+            verdict, response = await self._score(item, comp)
+            verdict = await self._maybe_judge(run_id, item, sample, t, comp, response, verdict, judged, res)
             self.store.put_verdict(run_id, item.key, sample, t, SCORER, verdict, buffered=True)
             turns.append(Turn(prompt, comp, verdict))
             if comp.error is not None:
@@ -124,16 +129,15 @@ class Runner:
         prog.advance(error=any_error, cached=cached_only and not any_error)
 
     async def _maybe_judge(self, run_id: str, item: Item, sample: int, turn: int, comp: Completion,
-                           verdict: Verdict, judged: dict[int, Completion], res: RunResult) -> Verdict:
-        if comp.error is not None or verdict.method == "truncated":
+                           response: Response, verdict: Verdict, judged: dict[int, Completion],
+                           res: RunResult) -> Verdict:
+        if comp.error is not None or verdict.method == Method.TRUNCATED:
             return verdict
-        from ..scoring.extract import strip_think
-
-        jp = self.bench.judge_prompt(item, strip_think(comp.text), self.spec.mode)
+        jp = self.bench.judge_prompt(item, response.final, self.spec.mode)
         if jp is None:
             return verdict
         if self._judge_gen is None or self.judge is None:
-            return Verdict(Outcome.UNANSWERABLE, verdict.extracted, "judge-missing",
+            return Verdict(Outcome.UNANSWERABLE, verdict.extracted, Method.JUDGE_MISSING,
                            {**verdict.detail, "note": "this item needs --judge"})
         jc = judged.get(turn)
         if jc is None:
@@ -141,9 +145,7 @@ class Runner:
             jc, key, hit = await self._call(self._judge_gen, self.judge.spec, jp, jparams, 0, res)
             await self.store.aput_completion(run_id, item.key, sample, turn, "judge", item.subset, jp, key, jc,
                                              cache=not hit)
-        if jc.error is not None:
-            return Verdict(Outcome.ERROR, verdict.extracted, "judge-error", {"error": jc.error})
-        return self.bench.score_judged(item, strip_think(comp.text), self.spec.mode, jc.text)
+        return judged_verdict(self.bench, item, response, self.spec.mode, verdict, jc)
 
     def _check_modalities(self, items: list[Item]) -> None:
         if getattr(self.backend, "supports_images", True):

@@ -6,10 +6,10 @@ from typing import Any
 
 from ..core import registry
 from ..core.types import GenParams, Item, Outcome, Verdict
-from ..scoring.extract import strip_think
+from ..core.verdicts import Method
 from ..store.sqlite import RunStore
 from .engine import SCORER, load_items
-from .scoring import score_completion
+from .scoring import judged_verdict, response_of, score_completion
 from .spec import RunSpec
 
 
@@ -30,14 +30,14 @@ def rescore_run(store: RunStore, run: dict[str, Any]) -> int:
     for c in store.completions(run["run_id"], "answer"):
         item = items.get(c.item_key)
         if item is None:
-            v = Verdict(Outcome.UNANSWERABLE, method="item-missing",
+            v = Verdict(Outcome.UNANSWERABLE, method=Method.ITEM_MISSING,
                         detail={"error": f"item {c.item_key} is not in the current data"})
         else:
-            v = score_completion(bench, item, c.completion, spec.mode)
+            r = response_of(c.completion)
+            v = score_completion(bench, item, c.completion, spec.mode, r)
             jc = judged.get((c.item_key, c.sample, c.turn))
-            if jc is not None and v.method != "truncated" and c.completion.error is None:
-                v = (Verdict(Outcome.ERROR, v.extracted, "judge-error", {"error": jc.error}) if jc.error
-                     else bench.score_judged(item, strip_think(c.completion.text), spec.mode, jc.text))
+            if v.method != Method.TRUNCATED and c.completion.error is None:
+                v = judged_verdict(bench, item, r, spec.mode, v, jc)
         store.put_verdict(run["run_id"], c.item_key, c.sample, c.turn, SCORER, v, buffered=True)
         n += 1
     store.flush()

@@ -9,9 +9,13 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from ..core.response import strip_think
+
+__all__ = ["strip_think", "clip", "double_brackets", "boxed", "boxed_all", "choice_letter", "answer_line",
+           "findall_delimited"]  # strip_think lives in core.response (the one module that knows <think>)
+
 Policy = Literal["first", "last"]
 
-_THINK_RE = re.compile(r"<think>.*?</think>", re.DOTALL)
 # the letter may be wrapped: **D**, (D), $D$, \boxed{D}, \text{D}; it must not start a word ("All other ...")
 _LETTER_WRAP = r"\s*+\**+\s*+(?:\$\s*+)?(?:\\(?:boxed|text|textbf|mathrm)\s*+\{\s*+)?[\(\[（]?\s*+"
 _ANSWER_EN_RE = re.compile(r"ANSWER\s*+\**+\s*+[:：]" + _LETTER_WRAP + r"([A-Za-z])(?![A-Za-z0-9_])")
@@ -19,18 +23,6 @@ _ANSWER_ZH_RE = re.compile(r"答案\s*+(?:(?:是|为)\s*+[:：]?|[:：])" + _LET
                            + r"(?:选项\s*+)?([A-Za-z])(?![A-Za-z0-9_])")
 _ANSWER_ANY_RE = re.compile(r"(?:ANSWER|Answer|answer)\s*[:：]\s*([^\n]+)")
 MAX_SCAN = 2_000_000  # characters of a completion that extraction looks at (head and tail kept)
-
-
-def strip_think(text: str) -> str:
-    """Remove reasoning sections. An unclosed <think> means the model never reached its answer."""
-    if "<think>" not in text and "</think>" not in text:
-        return text
-    out = _THINK_RE.sub("", text)
-    if "</think>" in out:  # some templates put the opening tag in the prompt
-        out = out.rsplit("</think>", 1)[1]
-    if "<think>" in out:
-        out = out.split("<think>", 1)[0]
-    return out.strip()
 
 
 def clip(text: str, limit: int = MAX_SCAN) -> str:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from reasoneval.core.benchmark import Table
+from reasoneval.core.response import Response
 from reasoneval.scoring.latexcmp import LatexCanonicalizer, antlr_problem, default_canonicalizer
 
 from . import report, selfcorrect
@@ -121,6 +122,15 @@ class RescoreResult:
 
 
 # -- building jobs from records ---------------------------------------------------------------------
+def _final(response: object, finish_reason: object = None) -> object:
+    """The answer text the runner's scorers see (the shared response view): reasoning sections removed;
+    an output cut off (token limit, unclosed ``<think>``) has no answer. Non-text (API error) stays as is."""
+    if not isinstance(response, str):
+        return response
+    r = Response.of(response, finish_reason if isinstance(finish_reason, str) else None)
+    return "" if r.truncated else r.final
+
+
 def _make_job(f: RawFile, rec: dict[str, Any], line: int, data: KorData, gold: str) -> tuple[str, Any, str | None]:
     p = f.path
     if f.kind == "mixed":
@@ -140,9 +150,10 @@ def _make_job(f: RawFile, rec: dict[str, Any], line: int, data: KorData, gold: s
             questions = [data.question(c, i) for c, i in refs]
         except (KeyError, ValueError) as e:
             raise RawFileError(f"{p}:{line}: unknown question in question_list ({e})") from None
-        return str(rec["idx"]), MixedJob(rec["response"], questions), None
+        return str(rec["idx"]), MixedJob(_final(rec["response"], rec.get("finish_reason")), questions), None
     require(rec, p, line, "idx", "response", "answer", "rule_id")
     idx, rule_id = str(rec["idx"]), str(rec["rule_id"])
+    response = _final(rec["response"], rec.get("finish_reason"))
     answer = rec["answer"]
     rla = rec.get("real_life_answer") if f.category == "counterfactual" else None
     if gold == "data" and f.kind != "subquestions":
@@ -150,16 +161,16 @@ def _make_job(f: RawFile, rec: dict[str, Any], line: int, data: KorData, gold: s
         answer, rla = q.answer, q.real_life_answer
     if f.kind == "subquestions":
         require(rec, p, line, "step")
-        job = MainJob(rec["response"], answer, "cipher", rule_id, idx, False)
+        job = MainJob(response, answer, "cipher", rule_id, idx, False)
         return f"{idx}:{rec['step']}", job, rec.get("type") or None
     if f.kind == "self-correction":
         try:
-            rounds = selfcorrect.rounds_of(rec)
+            rounds = [_final(r) for r in selfcorrect.rounds_of(rec)]
         except ValueError as e:
             raise RawFileError(f"{p}:{line}: {e}") from None
-        return idx, SelfCorrectionJob(rec["response"], answer, f.category, rule_id, idx, False, rla, rounds), None
+        return idx, SelfCorrectionJob(response, answer, f.category, rule_id, idx, False, rla, rounds), None
     raw = f.mode in ("three-shot", "only-questions-three-shot")
-    return idx, MainJob(rec["response"], answer, f.category, rule_id, idx, raw, rla), None
+    return idx, MainJob(response, answer, f.category, rule_id, idx, raw, rla), None
 
 
 class Rescorer:

@@ -1,0 +1,76 @@
+"""The response view: what a model wrote, split once into its final answer text and its reasoning.
+
+This is the one module that knows about ``<think>`` sections. The runner builds a :class:`Response` once per
+completion and hands the same view to the scorer and the judge, on every path (``run``, ``score``,
+``rescore``), so the same output always gets the same verdict.
+
+Every pass here is linear in the text: ``str.find`` scans that never revisit a character (a regex such as
+``<think>.*?</think>`` is quadratic on ``"<think>" * n`` — every opening tag rescans to the end).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+OPEN, CLOSE = "<think>", "</think>"
+
+
+def split_think(text: str) -> tuple[str, str]:
+    """``(final, reasoning)``.
+
+    Closed ``<think>...</think>`` sections are removed (left to right, each closed by the first ``</think>``
+    after it); a ``</think>`` left over (a template that put the opening tag in the prompt) ends the
+    reasoning, so only the text after the last one is the answer; an unclosed ``<think>`` means the model
+    never reached its answer: only the text before it is kept. The final text is stripped.
+    """
+    if OPEN not in text and CLOSE not in text:
+        return text, ""
+    kept: list[str] = []
+    reasoning: list[str] = []
+    pos = 0
+    while True:
+        i = text.find(OPEN, pos)
+        if i < 0:
+            break
+        j = text.find(CLOSE, i + len(OPEN))
+        if j < 0:  # no closing tag after this opening: none after any later opening either
+            break
+        kept.append(text[pos:i])
+        reasoning.append(text[i + len(OPEN):j])
+        pos = j + len(CLOSE)
+    kept.append(text[pos:])
+    out = "".join(kept)
+    c = out.rfind(CLOSE)
+    if c >= 0:
+        reasoning.append(out[:c])
+        out = out[c + len(CLOSE):]
+    o = out.find(OPEN)
+    if o >= 0:
+        reasoning.append(out[o + len(OPEN):])
+        out = out[:o]
+    return out.strip(), "\n".join(r for r in reasoning if r)
+
+
+def strip_think(text: str) -> str:
+    """The answer text without its reasoning sections (see :func:`split_think`)."""
+    return split_think(text)[0]
+
+
+def unclosed_think(text: str) -> bool:
+    """The output opened a reasoning section and never closed it (cut off mid-thought)."""
+    return OPEN in text and CLOSE not in text
+
+
+@dataclass(frozen=True)
+class Response:
+    """One model output as every scorer and judge sees it."""
+
+    raw: str  # exactly what the model returned (stored as is)
+    final: str  # the answer text: reasoning sections removed
+    reasoning: str  # the reasoning sections' content, joined
+    truncated: bool  # cut by the token limit, or a reasoning section never closed
+
+    @staticmethod
+    def of(text: str, finish_reason: str | None = None) -> Response:
+        final, reasoning = split_think(text)
+        return Response(text, final, reasoning, finish_reason == "length" or unclosed_think(text))
