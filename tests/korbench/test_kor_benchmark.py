@@ -103,3 +103,26 @@ def test_versions() -> None:
     assert len(b.data_version()) == 16 and b.data_version() == KorBench().data_version()
     assert b.prompt_version("zero-shot") != b.prompt_version("three-shot")
     assert b.prompt_version("zero-shot") == KorBench().prompt_version("zero-shot")
+
+
+def test_errors_are_excluded_and_reported_in_every_mode() -> None:
+    """Issue 16: with 30% HTTP 400s, mixed and sub-question tables used to count errors as wrong answers."""
+    from reasoneval.core.types import Verdict
+
+    def row(i: int, subset: str, v: Verdict, error: str | None = None) -> ScoredRow:
+        return ScoredRow(str(i), subset, 0, [Turn(Prompt.chat("q"), Completion("" if error else "x", error=error), v)])
+
+    err = Verdict(Outcome.ERROR, method="error", detail={"error": "HTTP 400"})
+    b = KorBench()
+    cases = {
+        "mixed": (lambda i: Verdict(Outcome.CORRECT, None, "mixed", {"pass_rate": 1.0, "n_correct": 2}), "Multi-Q"),
+        "subquestions": (lambda i: Verdict(Outcome.CORRECT, "x", "exact", {"type": "encrypt"}), "cipher-subquestions"),
+        "zero-shot": (lambda i: Verdict(Outcome.CORRECT, "x", "exact", {}), "logic"),
+    }
+    for mode, (ok, subset) in cases.items():
+        clean = [row(i, subset, ok(i)) for i in range(7)]
+        faulty = clean + [row(100 + i, subset, err, "HTTP 400 from s: bad") for i in range(3)]
+        want, got = b.summarize(clean, mode), b.summarize(faulty, mode)
+        assert [t.rows for t in got] == [t.rows for t in want], mode  # 100.00, not 70.00
+        assert "100.00" in str(got[0].rows[0])
+        assert any("3 items failed" in n for n in got[0].notes), (mode, got[0].notes)

@@ -174,3 +174,24 @@ def test_text_group_removal_matches_official_regex() -> None:
     for _ in range(5000):
         t = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
         assert _drop_text_groups(t) == re.sub(r"\\text\{.*?\}", "", t), repr(t)
+
+
+def test_or_separated_sympy_bomb_has_one_verdict_budget(tmp_path: Path) -> None:
+    """Issue 16: ~400 power towers joined by "or" on a SymPy item whose gold has "or" (operation 18) used to be
+    ~400 sandbox tasks of 5 s each (~16 min); one verdict now has one budget (mathexpr.VERDICT_BUDGET_S)."""
+    from reasoneval.benchmarks.korbench import mathexpr
+    from reasoneval.benchmarks.korbench.score_official import finish
+    from reasoneval.testing.fake_openai import BOMB_ANSWER
+
+    gold = "[[-6+\\sqrt{22}or-6-\\sqrt{22}]]"
+    with LatexCanonicalizer(cache_dir=tmp_path, timeout=5.0, workers=2) as lc:
+        lc.get("x")  # start-up is not part of the bound
+        t = time.perf_counter()
+        j = finish(judge(BOMB_ANSWER, gold, "operation", "2", "18"), lc)
+        took = time.perf_counter() - t
+        assert took < mathexpr.VERDICT_BUDGET_S + 5.0, took
+        assert j.correct is False and j.method == "operation:fallback:budget"
+        assert lc.stats["canon_budget"] > 300  # the parts past the budget never ran
+        # the budget poisoned nothing: a later right answer (reordered, so SymPy decides) is still right
+        ok = finish(judge("[[-6-\\sqrt{22} or -6+\\sqrt{22}]]", gold, "operation", "2", "18"), lc)
+        assert ok.correct is True and ok.method == "operation:sympy"

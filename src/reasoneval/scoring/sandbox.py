@@ -317,31 +317,39 @@ class SandboxPool:
                     else:
                         task.future.set_exception(SandboxTimeout(f"task exceeded {task.timeout}s"))
 
-    def _assign(self) -> None:
-        for w in self._workers:
-            if w.task is not None:
-                continue
+    def _next_task(self) -> _Task | None:
+        """The next task worth running; cancelled ones are dropped, those past their deadline failed."""
+        while True:
             with self._lock:
                 if not self._pending:
-                    return
+                    return None
                 task = self._pending.popleft()
             if not task.future.set_running_or_notify_cancel():
                 continue
-            now = time.monotonic()
-            if task.deadline is not None and now >= task.deadline:
+            if task.deadline is not None and time.monotonic() >= task.deadline:
                 task.future.set_exception(BudgetExhausted("the verdict's time budget ran out before this part ran"))
                 continue
-            try:
-                w.conn.send((task.id, task.fn, task.args))
-            except Exception as e:  # unpicklable task or dead worker
-                task.future.set_exception(RemoteError(f"could not send task: {e!r}"))
-                if not w.proc.is_alive():
-                    self._replace(w)
-                continue
-            w.task = task
-            w.started_task = now
-            w.deadline = min(now + task.timeout if task.timeout else float("inf"),
-                             task.deadline if task.deadline is not None else float("inf"))
+            return task
+
+    def _assign(self) -> None:
+        for w in self._workers:
+            while w.task is None:
+                task = self._next_task()
+                if task is None:
+                    return
+                try:
+                    w.conn.send((task.id, task.fn, task.args))
+                except Exception as e:  # unpicklable task or dead worker
+                    task.future.set_exception(RemoteError(f"could not send task: {e!r}"))
+                    if not w.proc.is_alive():
+                        self._replace(w)
+                        break
+                    continue
+                now = time.monotonic()
+                w.task = task
+                w.started_task = now
+                w.deadline = min(now + task.timeout if task.timeout else float("inf"),
+                                 task.deadline if task.deadline is not None else float("inf"))
 
     def _collect(self, w: _Worker) -> None:
         task = w.task
