@@ -5,7 +5,8 @@ dataset -> Item -> Prompt -> (model) -> Completion -> (extract/score) -> Verdict
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import json
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -55,6 +56,20 @@ class Prompt:
             return Prompt(text=d["text"])
         return Prompt(messages=tuple(Message(m["role"], m["content"]) for m in d.get("messages", [])))
 
+    def with_system(self, system: str | None) -> Prompt:
+        """This prompt with ``system`` first: a system message for chat (joined to one already there), a
+        paragraph before a raw completion prompt."""
+        if not system:
+            return self
+        if self.text is not None:
+            return Prompt(text=f"{system}\n\n{self.text}")
+        msgs = list(self.messages)
+        if msgs and msgs[0].role == "system" and isinstance(msgs[0].content, str):
+            msgs[0] = Message("system", f"{system}\n\n{msgs[0].content}")
+        else:
+            msgs.insert(0, Message("system", system))
+        return replace(self, messages=tuple(msgs))
+
     def last_user_text(self) -> str:
         if self.text is not None:
             return self.text
@@ -65,30 +80,64 @@ class Prompt:
         return ""
 
 
+#: GenParams fields added after the first stored runs: written by ``to_json`` only when they differ from their
+#: default, so the run ids and cache keys of runs that do not use them never change
+_LATER_FIELDS = ("reasoning_effort", "system", "extra_body")
+
+
 @dataclass(frozen=True)
 class GenParams:
+    """Generation controls; all of them are part of the run id and the response-cache key."""
+
     max_tokens: int = 2000
     temperature: float | None = None  # None = backend default
     top_p: float | None = None
     stop: tuple[str, ...] = ()
     seed: int | None = None
+    #: ``minimal|low|medium|high`` (OpenAI ``reasoning_effort``; Anthropic thinking budget); None: not sent
+    reasoning_effort: str | None = None
+    #: system message put before the benchmark's prompt (the runner adds it; the stored prompt stays as built)
+    system: str | None = None
+    #: provider-specific request fields merged into the request body, as canonical JSON text of an object
+    extra_body: str | None = None
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        return dict(json.loads(self.extra_body)) if self.extra_body else {}
+
+    @staticmethod
+    def canonical_extra(obj: dict[str, Any] | str | None) -> str | None:
+        """``extra_body`` as stored: sorted compact JSON of an object, None when empty."""
+        if obj is None or obj == "":
+            return None
+        d = json.loads(obj) if isinstance(obj, str) else obj
+        if not isinstance(d, dict):
+            raise ValueError("extra body must be a JSON object, e.g. '{\"top_k\": 20}'")
+        return json.dumps(d, sort_keys=True, ensure_ascii=False, separators=(",", ":")) if d else None
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["stop"] = list(self.stop)
+        for k in _LATER_FIELDS:
+            if d[k] is None:
+                del d[k]
+        if "extra_body" in d:
+            d["extra_body"] = self.extra
         return d
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> GenParams:
         d = dict(d)
         d["stop"] = tuple(d.get("stop") or ())
+        if "extra_body" in d:
+            d["extra_body"] = GenParams.canonical_extra(d["extra_body"])
         return GenParams(**d)
 
 
 @dataclass
 class Usage:
     prompt_tokens: int = 0
-    completion_tokens: int = 0
+    completion_tokens: int = 0  # all output tokens, reasoning included
 
 
 @dataclass
@@ -98,6 +147,15 @@ class Completion:
     usage: Usage = field(default_factory=Usage)
     latency_s: float = 0.0
     error: str | None = None  # set when the backend failed; never scored as a wrong answer
+    #: the reasoning when the server returns it apart from the answer (``reasoning_content`` / ``reasoning``
+    #: fields, Anthropic ``thinking`` blocks); ``text`` is then the answer alone. None: not returned separately
+    #: (it may still be inline in ``text`` as ``<think>...</think>``)
+    reasoning: str | None = None
+    #: reasoning tokens as the server reports them (``usage.completion_tokens_details.reasoning_tokens``)
+    reasoning_tokens: int | None = None
+    #: seconds from sending the request to the first token of the *answer* (streamed responses only): the
+    #: thinking time when the model reasons first (whether its reasoning is streamed or hidden). None: unknown
+    ttft_s: float | None = None
 
     @property
     def ok(self) -> bool:

@@ -58,13 +58,15 @@ def describe_exit(returncode: int | None) -> str:
 
 def completion_to_json(c: Completion) -> dict[str, Any]:
     return {"text": c.text, "finish_reason": c.finish_reason, "prompt_tokens": c.usage.prompt_tokens,
-            "completion_tokens": c.usage.completion_tokens, "latency_s": c.latency_s, "error": c.error}
+            "completion_tokens": c.usage.completion_tokens, "latency_s": c.latency_s, "error": c.error,
+            "reasoning": c.reasoning, "reasoning_tokens": c.reasoning_tokens, "ttft_s": c.ttft_s}
 
 
 def completion_from_json(d: dict[str, Any]) -> Completion:
     return Completion(text=d.get("text") or "", finish_reason=d.get("finish_reason"),
                       usage=Usage(int(d.get("prompt_tokens") or 0), int(d.get("completion_tokens") or 0)),
-                      latency_s=float(d.get("latency_s") or 0.0), error=d.get("error"))
+                      latency_s=float(d.get("latency_s") or 0.0), error=d.get("error"), reasoning=d.get("reasoning"),
+                      reasoning_tokens=d.get("reasoning_tokens"), ttft_s=d.get("ttft_s"))
 
 
 @dataclass

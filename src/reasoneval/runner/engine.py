@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -78,14 +79,14 @@ class Runner:
             return hit, key, True
         assert self._slots is not None
         async with self._slots:
-            comp = await gen(prompt, params)
+            comp = await gen(prompt.with_system(params.system), params)  # the stored prompt stays as built
         res.generated += 1
         return comp, key, False
 
     def _params(self, sample: int) -> GenParams:
         p = self.spec.params
         if self.spec.samples > 1 and p.temperature and p.seed is None:
-            return GenParams(p.max_tokens, p.temperature, p.top_p, p.stop, self.spec.seed + sample)
+            return dataclasses.replace(p, seed=self.spec.seed + sample)
         return p
 
     def _score_sync(self, item: Item, comp: Completion) -> tuple[Verdict, Response]:

@@ -21,7 +21,9 @@ def rows(store: RunStore, run_id: str, scorer: str, golds: dict[str, Any] | None
             "role": c.role, "prompt": c.prompt.to_json(), "gold": golds.get(c.item_key),
             "response": c.completion.text,
             "finish_reason": c.completion.finish_reason, "prompt_tokens": c.completion.usage.prompt_tokens,
-            "completion_tokens": c.completion.usage.completion_tokens, "latency_s": c.completion.latency_s,
+            "completion_tokens": c.completion.usage.completion_tokens,
+            "reasoning_tokens": c.completion.reasoning_tokens, "reasoning": c.completion.reasoning,
+            "latency_s": c.completion.latency_s, "ttft_s": c.completion.ttft_s,
             "error": c.completion.error, "verdict": v.to_json() if v else None,
         })
     return out

@@ -24,6 +24,8 @@ from ..core.types import Completion, Prompt, Usage, Verdict
 from .errors import STORE_ERRORS, StoreError, describe
 
 P = ParamSpec("P")
+INSERT_COMPLETION = "INSERT OR REPLACE INTO completions VALUES (" + ",".join("?" * 18) + ")"
+INSERT_CACHE = "INSERT OR REPLACE INTO cache VALUES (" + ",".join("?" * 10) + ")"
 R = TypeVar("R")
 
 SCHEMA = """
@@ -47,6 +49,22 @@ CREATE TABLE IF NOT EXISTS cache (
   completion_tokens INTEGER, latency_s REAL, created REAL
 );
 """
+
+#: columns added after the first stores: appended by ALTER TABLE to old stores (and, after the CREATE, to new
+#: ones), so every store has them in the same place; a read-only old store reads them as NULL
+LATER_COLUMNS = {
+    "completions": (("reasoning", "TEXT"), ("reasoning_tokens", "INTEGER"), ("ttft_s", "REAL")),
+    "cache": (("reasoning", "TEXT"), ("reasoning_tokens", "INTEGER"), ("ttft_s", "REAL")),
+}
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Add the columns an older store lacks (``ALTER TABLE ... ADD COLUMN``; existing rows read NULL)."""
+    for table, cols in LATER_COLUMNS.items():
+        have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+        for name, kind in cols:
+            if name not in have:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
 
 
 @dataclass
@@ -124,6 +142,7 @@ class RunStore:
                 if not self.path.exists():
                     raise StoreError(f"no store at {self.path}")
                 self.db = _connect_ro(self.path)
+                self._later = self._later_columns()
                 return
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
@@ -131,8 +150,18 @@ class RunStore:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            migrate(self.db)
+            self._later = self._later_columns()
         except STORE_ERRORS as e:
             raise describe(self.path, e) from e
+
+    def _later_columns(self) -> dict[str, str]:
+        """Per table, the SELECT list of the later columns (NULL for those a read-only old store lacks)."""
+        out = {}
+        for table, cols in LATER_COLUMNS.items():
+            have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
+            out[table] = ", ".join(name if name in have else "NULL" for name, _ in cols)
+        return out
 
     def close(self) -> None:
         try:
@@ -190,12 +219,14 @@ class RunStore:
         now = time.time()
         text = storable(redact_secrets(c.text))  # lone surrogates escaped, echoed API keys removed
         error = None if c.error is None else storable(redact(c.error))
+        reasoning = None if c.reasoning is None else storable(redact_secrets(c.reasoning))
+        later = (reasoning, c.reasoning_tokens, c.ttft_s)
         row = (run_id, item_key, sample, turn, role, subset,
                storable_json(json.dumps(prompt.to_json(), ensure_ascii=False)),
                cache_key, text, _text(c.finish_reason), c.usage.prompt_tokens, c.usage.completion_tokens,
-               c.latency_s, error, now)
+               c.latency_s, error, now, *later)
         cache_row = ((cache_key, text, _text(c.finish_reason), c.usage.prompt_tokens, c.usage.completion_tokens,
-                      c.latency_s, now) if cache and c.error is None else None)
+                      c.latency_s, now, *later) if cache and c.error is None else None)
         return row, cache_row
 
     @_guarded
@@ -205,9 +236,9 @@ class RunStore:
         row, cache_row = self._rows(run_id, item_key, sample, turn, role, subset, prompt, cache_key, c, cache)
         with self.db:  # BEGIN ... COMMIT
             self.db.execute("BEGIN")
-            self.db.execute("INSERT OR REPLACE INTO completions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", row)
+            self.db.execute(INSERT_COMPLETION, row)
             if cache_row is not None:
-                self.db.execute("INSERT OR REPLACE INTO cache VALUES (?,?,?,?,?,?,?)", cache_row)
+                self.db.execute(INSERT_CACHE, cache_row)
 
     async def aput_completion(self, run_id: str, item_key: str, sample: int, turn: int, role: str,
                               subset: str, prompt: Prompt, cache_key: str, c: Completion,
@@ -227,7 +258,8 @@ class RunStore:
 
     def completions(self, run_id: str, role: str | None = None) -> Iterator[StoredCompletion]:
         q = ("SELECT run_id, item_key, sample, turn, role, subset, prompt_json, text, finish_reason, "
-             "prompt_tokens, completion_tokens, latency_s, error FROM completions WHERE run_id=?")
+             f"prompt_tokens, completion_tokens, latency_s, error, {self._later['completions']} "
+             "FROM completions WHERE run_id=?")
         args: list[Any] = [run_id]
         if role:
             q += " AND role=?"
@@ -240,7 +272,7 @@ class RunStore:
         for r in rows:
             yield StoredCompletion(r[0], r[1], r[2], r[3], r[4], r[5], Prompt.from_json(json.loads(r[6])),
                                    Completion(r[7] or "", r[8], Usage(r[9] or 0, r[10] or 0), r[11] or 0.0,
-                                              r[12]))
+                                              r[12], r[13], r[14], r[15]))
 
     @_guarded
     def count(self, run_id: str) -> int:
@@ -314,9 +346,9 @@ class RunStore:
     # ---- response cache
     @_guarded
     def cache_get(self, key: str) -> Completion | None:
-        r = self.db.execute("SELECT text, finish_reason, prompt_tokens, completion_tokens, latency_s FROM cache "
-                            "WHERE key=?", (key,)).fetchone()
+        r = self.db.execute("SELECT text, finish_reason, prompt_tokens, completion_tokens, latency_s, "
+                            f"{self._later['cache']} FROM cache WHERE key=?", (key,)).fetchone()
         if r is None:
             return None
-        return Completion(r[0], r[1], Usage(r[2], r[3]), r[4])
+        return Completion(r[0], r[1], Usage(r[2], r[3]), r[4], None, r[5], r[6], r[7])
 

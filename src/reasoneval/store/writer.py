@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import STORE_ERRORS, describe
-
-_INSERT_COMPLETION = "INSERT OR REPLACE INTO completions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-_INSERT_CACHE = "INSERT OR REPLACE INTO cache VALUES (?,?,?,?,?,?,?)"
+from .sqlite import INSERT_CACHE as _INSERT_CACHE
+from .sqlite import INSERT_COMPLETION as _INSERT_COMPLETION
 
 
 class AsyncWriter:

@@ -1,0 +1,319 @@
+"""What every HTTP model backend shares: one aiohttp session, replicas, timeouts, retries, limiter, hedging.
+
+A backend (OpenAI-compatible, Anthropic) subclasses :class:`HTTPBackend` and supplies only its headers and
+``_read`` (one successful response -> :class:`Completion`); everything else is here, so no backend copies it.
+
+Measured choice: httpx's AsyncClient stalls around 40-50 requests/s under concurrency
+(encode/httpx#3215); aiohttp sustains >90% of ideal at 64 concurrent requests (bench/throughput.py).
+
+Reliability (docs/reliability.md): connect / read / total timeouts per attempt (:class:`HTTPOptions`); a
+request still unanswered after the hedge delay gives up its concurrency slot and is raced by a second copy
+(first answer wins, the other is cancelled), so a few hung requests never starve the rest; 429s shrink the
+concurrency at most once a second and it grows back once they stop (``Retry-After`` honoured); retries back
+off with jitter; redirects are not followed; error strings are redacted of credentials and model text is made
+storable (lone surrogates escaped).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+import aiohttp
+
+from ..core.safetext import redact, register_secret, storable
+from ..core.types import Completion
+from .base import ModelError
+from .ratelimit import AdaptiveLimiter
+
+RETRYABLE_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}  # 529: Anthropic "overloaded"
+OVERLOAD_STATUS = {429, 529}
+
+
+@dataclass
+class Replica:
+    url: str
+    outstanding: int = 0
+    done: int = 0
+    failures: int = 0
+    down_until: float = 0.0
+    busy_s: float = 0.0
+    first_t: float = 0.0
+    last_t: float = 0.0
+
+    def healthy(self, now: float) -> bool:
+        return now >= self.down_until
+
+
+@dataclass
+class HTTPOptions:
+    timeout_s: float = 600.0  # total time of one attempt
+    connect_timeout_s: float = 10.0
+    read_timeout_s: float | None = None  # longest silence while reading; None: the total
+    #: resend a request unanswered after this long (first answer wins); None: adaptive (4 x the p90 latency,
+    #: at least ``hedge_min_s``; 6 x ``hedge_min_s`` until 10 answers are in); 0: never
+    hedge_after_s: float | None = None
+    hedge_min_s: float = 10.0
+    max_retries: int = 6
+    backoff_base_s: float = 0.5
+    backoff_max_s: float = 30.0
+    replica_cooldown_s: float = 5.0
+    extra_body: dict[str, Any] = field(default_factory=dict)
+    #: stream responses (server-sent events) to measure the time to the first answer token (thinking time);
+    #: a server that rejects ``stream`` is asked again without it
+    stream: bool = False
+
+
+class Retryable(Exception):
+    def __init__(self, reason: str, retry_after: float | None = None, overload: bool = False,
+                 replica_down: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = redact(reason)
+        self.replica: Replica | None = None
+        self.retry_after = retry_after
+        self.overload = overload
+        self.replica_down = replica_down
+
+
+_Retryable = Retryable  # the name it had in openai_compat
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
+
+
+async def sse_events(resp: aiohttp.ClientResponse) -> Any:
+    """The ``data:`` payloads of a server-sent-events response, parsed as JSON (``[DONE]`` ends it)."""
+    buf = b""
+    async for chunk in resp.content.iter_any():
+        buf += chunk
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            line = line.strip()
+            if not line.startswith(b"data:"):
+                continue
+            data = line[5:].strip()
+            if data == b"[DONE]":
+                return
+            if data:
+                yield json.loads(data)
+    if buf.strip().startswith(b"data:") and buf.strip()[5:].strip() not in (b"", b"[DONE]"):
+        yield json.loads(buf.strip()[5:])
+
+
+class HTTPBackend:
+    """Base of the HTTP backends. Subclasses set ``spec`` and implement ``_headers`` and ``_read``."""
+
+    batched = False
+    supports_images = True
+
+    def __init__(self, spec: str, base_urls: list[str], api_key: str | None, concurrency: int = 32,
+                 options: HTTPOptions | None = None) -> None:
+        if not base_urls:
+            raise ModelError(f"{spec}: no base URL")
+        self.spec = spec
+        self.replicas = [Replica(u.rstrip("/")) for u in base_urls]
+        self.api_key = api_key
+        register_secret(api_key)
+        self.max_concurrency = concurrency
+        self.opts = options or HTTPOptions()
+        self.limiter = AdaptiveLimiter(concurrency)
+        self._session: aiohttp.ClientSession | None = None
+        self._rng = random.Random()
+        self._latencies: deque[float] = deque(maxlen=256)
+        self.hedges = 0
+
+    # ---- what a backend supplies
+    def _headers(self) -> dict[str, str]:
+        return {"Content-Type": "application/json"}
+
+    async def _read(self, resp: aiohttp.ClientResponse, replica: Replica, t0: float,
+                    body: dict[str, Any]) -> Completion:
+        """One successful (2xx) response as a Completion; a malformed one raises :class:`Retryable`."""
+        raise NotImplementedError
+
+    # ---- shared machinery
+    async def _get_session(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            conn = aiohttp.TCPConnector(limit=0, ttl_dns_cache=300)
+            o = self.opts
+            self._session = aiohttp.ClientSession(
+                headers=self._headers(), connector=conn,
+                timeout=aiohttp.ClientTimeout(total=o.timeout_s, sock_connect=o.connect_timeout_s,
+                                              sock_read=o.read_timeout_s or o.timeout_s),
+                json_serialize=json.dumps)
+        return self._session
+
+    async def aclose(self) -> None:
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+
+    def _pick(self, avoid: Replica | None) -> Replica:
+        now = time.monotonic()
+        healthy = [r for r in self.replicas if r.healthy(now)] or self.replicas
+        if avoid is not None and len(healthy) > 1:
+            healthy = [r for r in healthy if r is not avoid] or healthy
+        least = min(r.outstanding for r in healthy)
+        return self._rng.choice([r for r in healthy if r.outstanding == least])
+
+    async def _once(self, replica: Replica, path: str, body: dict[str, Any]) -> Completion:
+        session = await self._get_session()
+        t0 = time.monotonic()
+        try:
+            async with session.post(replica.url + path, json=body, allow_redirects=False) as resp:
+                if resp.status in RETRYABLE_STATUS:
+                    await resp.read()
+                    raise Retryable(f"HTTP {resp.status} from {replica.url}",
+                                    parse_retry_after(resp.headers.get("Retry-After")),
+                                    overload=resp.status in OVERLOAD_STATUS)
+                if 300 <= resp.status < 400:
+                    where = resp.headers.get("Location", "?")[:200]
+                    return Completion(error=redact(f"HTTP {resp.status} redirect from {replica.url} to {where} not "
+                                                   "followed: use the final URL in --model"),
+                                      latency_s=time.monotonic() - t0)
+                if resp.status >= 400:
+                    snippet = (await resp.read())[:300].decode("utf-8", "replace")
+                    return Completion(error=storable(redact(f"HTTP {resp.status} from {replica.url}: {snippet}")),
+                                      latency_s=time.monotonic() - t0)
+                try:
+                    return await self._read(resp, replica, t0, body)
+                except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+                    raise Retryable(f"malformed response from {replica.url}: {e.__class__.__name__}: "
+                                    f"{str(e)[:120]}") from e
+        except TimeoutError as e:  # aiohttp's connect/read timeouts are TimeoutErrors too
+            o = self.opts
+            kind = ("connect" if "connect" in e.__class__.__name__.lower() else "read" if isinstance(
+                e, aiohttp.ClientError) else "total")
+            limit = {"connect": o.connect_timeout_s, "read": o.read_timeout_s or o.timeout_s,
+                     "total": o.timeout_s}[kind]
+            raise Retryable(f"{kind} timeout after {limit:g}s from {replica.url}",
+                            replica_down=kind == "connect") from e
+        except (aiohttp.ClientOSError, aiohttp.ServerDisconnectedError) as e:  # refused or reset: replica down
+            raise Retryable(f"cannot reach {replica.url}: {e.__class__.__name__}", replica_down=True) from e
+        except aiohttp.ClientPayloadError as e:
+            raise Retryable(f"broken response from {replica.url}: {e}") from e
+        except aiohttp.ClientError as e:
+            raise Retryable(f"HTTP client error from {replica.url}: {e.__class__.__name__}: {e}") from e
+
+    def hedge_delay(self) -> float | None:
+        o = self.opts
+        if o.hedge_after_s is not None:
+            return o.hedge_after_s or None
+        if len(self._latencies) < 10:
+            return 6 * o.hedge_min_s
+        lat = sorted(self._latencies)
+        return max(o.hedge_min_s, 4 * lat[int(0.9 * (len(lat) - 1))])
+
+    async def _on(self, replica: Replica, path: str, body: dict[str, Any]) -> Completion:
+        replica.outstanding += 1
+        t0 = time.monotonic()
+        try:
+            comp = await self._once(replica, path, body)
+        except Retryable as e:
+            e.replica = replica
+            replica.failures += 1
+            raise
+        finally:
+            replica.outstanding -= 1
+        now = time.monotonic()
+        replica.done += 1
+        replica.busy_s += now - t0
+        replica.first_t = replica.first_t or t0
+        replica.last_t = now
+        return comp
+
+    async def _hedged(self, path: str, body: dict[str, Any], avoid: Replica | None) -> Completion:
+        """One attempt; past the hedge delay it stops holding a slot and a second copy races it."""
+        await self.limiter.acquire()
+        held = True
+        first_replica = self._pick(avoid)
+        tasks = [asyncio.create_task(self._on(first_replica, path, body))]
+        try:
+            done, _ = await asyncio.wait(tasks, timeout=self.hedge_delay())
+            if not done:
+                held = False
+                await self.limiter.release()  # a straggler must not starve the other requests
+                await self.limiter.acquire()
+                held = True
+                if not tasks[0].done():
+                    self.hedges += 1
+                    tasks.append(asyncio.create_task(self._on(self._pick(first_replica), path, body)))
+            pending = set(tasks)
+            err: Retryable | None = None
+            while pending:
+                done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for t in done:
+                    try:
+                        return t.result()
+                    except Retryable as e:
+                        err = e
+            assert err is not None
+            raise err
+        finally:
+            for t in tasks:
+                t.cancel()
+            if held:
+                await self.limiter.release()
+
+    async def request(self, path: str, body: dict[str, Any]) -> Completion:
+        """POST ``body`` with retries, backoff, the limiter and hedging; failures end as ``Completion.error``."""
+        last_reason = ""
+        avoid: Replica | None = None
+        t_start = time.monotonic()
+        for attempt in range(self.opts.max_retries + 1):
+            t0 = time.monotonic()
+            try:
+                comp = await self._hedged(path, body, avoid)
+            except Retryable as e:
+                last_reason = e.reason
+                if e.replica_down and e.replica is not None:
+                    e.replica.down_until = time.monotonic() + self.opts.replica_cooldown_s
+                    avoid = e.replica
+                retry_after = None if e.retry_after is None else min(e.retry_after, self.opts.backoff_max_s)
+                if e.overload:
+                    self.limiter.on_overload(retry_after)
+                delay = retry_after if retry_after is not None else min(
+                    self.opts.backoff_max_s, self.opts.backoff_base_s * 2 ** attempt)
+                delay *= 0.5 + self._rng.random()  # jitter
+                if e.replica_down and len(self.replicas) > 1:
+                    delay = 0.0  # another replica can take it now
+            else:
+                self.limiter.on_success()
+                now = time.monotonic()
+                if comp.error is None:
+                    self._latencies.append(now - t0)
+                comp.latency_s = now - t_start
+                return comp
+            if attempt < self.opts.max_retries:
+                await asyncio.sleep(delay)
+        return Completion(error=redact(f"gave up after {self.opts.max_retries + 1} attempts: {last_reason}"),
+                          latency_s=time.monotonic() - t_start)
+
+    def replica_stats(self) -> list[dict[str, Any]]:
+        out = []
+        for r in self.replicas:
+            span = (r.last_t - r.first_t) if r.done else 0.0
+            out.append({"url": r.url, "done": r.done, "failures": r.failures,
+                        "throughput_rps": round(r.done / span, 2) if span > 0 else None})
+        return out
+
+
+def stream_rejected(comp: Completion) -> bool:
+    """A 4xx answer that names ``stream``: the server does not stream; ask again without it."""
+    e = comp.error or ""
+    return e.startswith(("HTTP 400", "HTTP 404", "HTTP 415", "HTTP 422", "HTTP 501")) and "stream" in e.lower()
