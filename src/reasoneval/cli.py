@@ -441,6 +441,10 @@ def generate(
     rule: Annotated[int | None, typer.Option(help="cipher rule 1-25 (korbench-cipher)")] = None,
     puzzle: Annotated[str | None, typer.Option(help="sudoku | graphcoloring | game24 | gridpuzzle")] = None,
     from_path: Annotated[str | None, typer.Option("--from", help="questions file (gridpuzzle)")] = None,
+    questions: Annotated[bool, typer.Option("--questions", help="finereason: end-to-end questions, not states")] = False,
+    difficulty: Annotated[list[str] | None, typer.Option("--difficulty", "-D", help=(
+        "finereason --questions knob=value: sudoku empty=45-49; graphcoloring vertices=15-25, density=0.3-0.8, "
+        "colors=5-13; game24 numbers=1-13"))] = None,
 ) -> None:
     """Make fresh, contamination-free items (JSON lines on stdout)."""
     if target == "korbench-cipher":
@@ -453,9 +457,12 @@ def generate(
     elif target == "finereason":
         if puzzle not in ("sudoku", "graphcoloring", "game24", "gridpuzzle"):
             fail("--puzzle must be one of sudoku, graphcoloring, game24, gridpuzzle")
-        from .benchmarks.finereason.cli import generate_cmd
+        from .benchmarks.finereason.cli import generate_cmd, questions_cmd
 
-        generate_cmd(puzzle, n, seed, from_path)
+        if questions:
+            questions_cmd(puzzle, n, seed, difficulty or [], from_path)
+        else:
+            generate_cmd(puzzle, n, seed, from_path)
     else:
         fail(f"unknown generator {target!r}: korbench-cipher or finereason")
 

@@ -188,7 +188,11 @@ class FineReason(Benchmark):
         return Path(self.opts.data) if self.opts.data else DATA_DIR
 
     def _file(self, puzzle: str, mode: str) -> Path:
+        """The data file of ``puzzle`` in ``mode``: ``--data FILE`` itself, or the release-named file in the
+        ``--data`` folder (default: the shipped release)."""
         d = self.data_dir()
+        if d.is_file():  # one file (e.g. from `reasoneval generate finereason --questions`): this puzzle's data
+            return d
         if not d.is_dir():
             raise FileNotFoundError(f"{d}: not a folder (FineReason data: <puzzle>_states.json / "
                                     f"<puzzle>_questions.json)")
@@ -358,7 +362,7 @@ class FineReason(Benchmark):
         d = self.data_dir()
         key = str(d)
         if key not in self._version:
-            files = sorted(d.glob("*.json")) if d.is_dir() else []
+            files = [d] if d.is_file() else sorted(d.glob("*.json")) if d.is_dir() else []
             self._version[key] = hash_files(files) if files else "missing"
         return self._version[key]
 

@@ -66,6 +66,34 @@ def generate_cmd(
         typer.echo(f"warning: only {len(records)} states could be sampled", err=True)
 
 
+def questions_cmd(puzzle: str, n: int, seed: int, difficulty: list[str], from_path: str | None = None) -> None:
+    """Write N fresh end-to-end question records of PUZZLE (release schema) to stdout (``questions.py``)."""
+    from .questions import generate_questions, parse_difficulty
+
+    try:
+        records = generate_questions(puzzle, n, seed, parse_difficulty(puzzle, difficulty), from_path)
+    except (DataError, StateError, ValueError, RuntimeError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    write_jsonl(records, sys.stdout)
+    typer.echo(f"wrote {len(records)} {puzzle} question(s); run them with `reasoneval run finereason:{puzzle} "
+               f"--mode end-to-end --data FILE`", err=True)
+
+
+@app.command("questions")
+def questions_typer(
+    puzzle: Annotated[str, typer.Argument(help=f"one of {', '.join(PUZZLES)}")],
+    n: Annotated[int, typer.Option(min=1, help="number of questions")] = 50,
+    seed: Annotated[int, typer.Option(help="random seed")] = 0,
+    difficulty: Annotated[list[str] | None, typer.Option("--difficulty", "-D", help=(
+        "knob=value: sudoku empty=45-49; graphcoloring vertices=15-25, density=0.3-0.8, colors=5-13; "
+        "game24 numbers=1-13"))] = None,
+    from_path: Annotated[str | None, typer.Option("--from", help="gridpuzzle: a *_questions.json to re-check")] = None,
+) -> None:
+    """Write N fresh end-to-end questions of PUZZLE (release schema, JSON lines) to stdout."""
+    questions_cmd(puzzle, n, seed, difficulty or [], from_path)
+
+
 @app.command("export")
 def export_cmd(
     math: Annotated[str, typer.Argument(help="math JSONL (MetaMathQA query/response, question/answer, ...)")],
