@@ -173,3 +173,22 @@ def test_hostile_completion_is_text(page: Watched) -> None:
     assert p.evaluate("document.scripts.length") == 2
     assert p.evaluate("[...document.images].every(i => i.src.startsWith('data:image/png;base64,'))")
     assert p.evaluate("typeof window.alert") == "function"
+
+
+def test_plots_screenshot_fit_the_page(page: Watched, tmp_path: Path) -> None:
+    """Every plot, as the browser draws it: decoded, inside the viewport width, and screenshot-able (the
+    accuracy-vs-tokens plot carries its run key beside the axes, not labels on top of each other)."""
+    p = page.page
+    imgs = p.locator("#plots img")
+    if imgs.count() == 0:
+        pytest.skip("matplotlib missing: no plots")
+    for i in range(imgs.count()):
+        img = imgs.nth(i)
+        img.scroll_into_view_if_needed()
+        box = img.bounding_box()
+        assert box is not None and box["width"] > 100 and box["x"] + box["width"] <= 1280 + 1
+        shot = tmp_path / f"plot-{i}.png"
+        img.screenshot(path=str(shot))
+        assert shot.stat().st_size > 1000
+    caps = p.locator("#plots").inner_text()
+    assert "round 0" in caps.lower() or "Round 0" in caps

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -297,30 +298,42 @@ def plot_category_bars(views: Sequence[RunView]) -> list[Plot]:
     return plots
 
 
-def plot_self_correction(views: Sequence[RunView]) -> list[Plot]:
+def self_correction_figure(views: Sequence[RunView]) -> Any:
+    """Rounds numbered as the self-correction table numbers them: round 0 is the first answer, round k the
+    answer standing after the k-th correction. None when no run is multi-turn."""
     labels = run_labels(views)
     series = [(labels[i], str(v.run.get("benchmark", "")), accuracy_by_round(v.rows)) for i, v in enumerate(views)]
     many = len({b for _, b, s in series if s}) > 1
     series = [(f"{lab} ({b})" if many else lab, s) for lab, b, s in series if s]
     if not series:
-        return []
+        return None
     fig = _figure(6.0, 3.6)
     ax = fig.subplots()
     for lab, s in series:
-        ax.plot(range(1, len(s) + 1), [a for a, _ in s], marker="o", label=_short(lab))
+        ax.plot(range(len(s)), [a for a, _ in s], marker="o", label=_short(lab))
     rounds = max(len(s) for _, s in series)
-    ax.set_xticks(range(1, rounds + 1))
-    ax.set_xlabel("round")
+    ax.set_xticks(range(rounds))
+    ax.set_xlabel("round (0 = first answer; as in the self-correction table)")
     ax.set_ylabel("accuracy after round (%)")
     ax.set_ylim(-2, 102)
     ax.set_title("Self-correction: accuracy by round")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
+    return fig
+
+
+def plot_self_correction(views: Sequence[RunView]) -> list[Plot]:
+    fig = self_correction_figure(views)
+    if fig is None:
+        return []
     return [Plot("self-correction", "Self-correction: accuracy by round", _png(fig),
-                 "Items that stopped early keep their last verdict in later rounds.")]
+                 "Round 0 is the first answer, round k the answer after k corrections; items that stopped early "
+                 "keep their last verdict in later rounds.")]
 
 
-def plot_accuracy_vs_tokens(views: Sequence[RunView]) -> list[Plot]:
+def accuracy_vs_tokens_figure(views: Sequence[RunView]) -> Any:
+    """Each run is a point marked with its number; the numbers are keyed to run names beside the axes, so
+    labels never overlap however close the points lie (coincident points share one label, ``1,2``)."""
     labels = run_labels(views)
     pts = []
     for i, v in enumerate(views):
@@ -329,43 +342,77 @@ def plot_accuracy_vs_tokens(views: Sequence[RunView]) -> list[Plot]:
         if acc is not None and toks:
             pts.append((labels[i], str(v.run.get("benchmark", "?")), float(toks), acc))
     if not pts:
-        return []
-    fig = _figure(6.0, 3.8)
+        return None
+    fig = _figure(7.5, max(3.8, 1.6 + 0.2 * len(pts)))
     ax = fig.subplots()
     for bench in sorted({p[1] for p in pts}):
         sel = [p for p in pts if p[1] == bench]
         ax.scatter([p[2] for p in sel], [p[3] for p in sel], label=bench)
-        for p in sel:
-            ax.annotate(_short(p[0], 28), (p[2], p[3]), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    xmax = max(p[2] for p in pts) * 1.1
+    # points closer than a label's size (8% of the x axis, 6 points of accuracy) share one label, "1,2"
+    clusters: list[list[int]] = []
+    for n, p in enumerate(pts, 1):
+        for c in clusters:
+            q = pts[c[0] - 1]
+            if abs(p[2] - q[2]) < 0.08 * xmax and abs(p[3] - q[3]) < 6:
+                c.append(n)
+                break
+        else:
+            clusters.append([n])
+    for nums in clusters:
+        p = pts[nums[0] - 1]
+        ax.annotate(",".join(map(str, nums)), (p[2], p[3]), fontsize=7, xytext=(4, 4), textcoords="offset points")
+    key = "\n".join(f"{n}  {_short(p[0], 40)}" for n, p in enumerate(pts, 1))
+    ax.text(1.02, 1.0, key, transform=ax.transAxes, fontsize=7, va="top", ha="left", family="monospace")
     ax.set_xlabel("mean output tokens per call")
     ax.set_ylabel("accuracy (%)")
     ax.set_ylim(-2, 102)
-    ax.set_xlim(left=0)
+    ax.set_xlim(0, xmax)
     ax.set_title("Accuracy against mean output tokens (per run)")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    return [Plot("acc-vs-tokens", "Accuracy against mean output tokens", _png(fig))]
+    ax.legend(fontsize=7, loc="lower right")
+    return fig
 
 
-def plot_depth(views: Sequence[RunView]) -> list[Plot]:
+def plot_accuracy_vs_tokens(views: Sequence[RunView]) -> list[Plot]:
+    fig = accuracy_vs_tokens_figure(views)
+    if fig is None:
+        return []
+    return [Plot("acc-vs-tokens", "Accuracy against mean output tokens", _png(fig),
+                 "Points are numbered; the key beside the plot names each run.")]
+
+
+def depth_figure(views: Sequence[RunView]) -> Any:
+    """Depths are whole numbers: the ticks are exactly the depths present (a single depth included)."""
     series = depth_series(views)
     if not series:
-        return []
+        return None
     fig = _figure(6.4, 3.8)
     ax = fig.subplots()
     for key, pts in series.items():
         xs = sorted(pts)
         ax.plot(xs, [pts[x][0] for x in xs], marker="o", label=_short(key, 48))
-    from matplotlib.ticker import MaxNLocator
+    depths = sorted({d for pts in series.values() for d in pts})
+    lo, hi = math.floor(depths[0]), math.ceil(depths[-1])
+    if hi - lo <= 20:
+        ax.set_xticks(range(lo, hi + 1))
+    else:
+        from matplotlib.ticker import MaxNLocator
 
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(lo - 0.5, hi + 0.5)
     ax.set_xlabel("tree depth")
     ax.set_ylabel("accuracy (%)")
     ax.set_ylim(-2, 102)
     ax.set_title("Accuracy by tree depth")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
-    return [Plot("depth", "FineReason: accuracy by tree depth", _png(fig))]
+    return fig
+
+
+def plot_depth(views: Sequence[RunView]) -> list[Plot]:
+    fig = depth_figure(views)
+    return [] if fig is None else [Plot("depth", "FineReason: accuracy by tree depth", _png(fig))]
 
 
 def plot_precision_recall(views: Sequence[RunView]) -> list[Plot]:
