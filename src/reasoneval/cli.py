@@ -317,7 +317,9 @@ def rescore(
             from .models.registry import load_model
 
             options["judge"] = load_model(judge)
-        code = bench.rescore(paths, jsonl, options)
+        from .runner.outside import rescore_outside
+
+        code = rescore_outside(bench, paths, jsonl, options)
     except ModelError as e:
         fail(str(e))
     except NotImplementedError as e:

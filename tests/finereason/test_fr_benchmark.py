@@ -31,6 +31,7 @@ from reasoneval.benchmarks.finereason.tasks import (
 from reasoneval.core import registry
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
 from reasoneval.core.types import Completion, GenParams, Outcome, Prompt, Verdict
+from reasoneval.runner.outside import rescore_outside
 from reasoneval.testing.procs import FakeServerProc
 
 SC, ST, E2E = "state-checking", "state-transition", "end-to-end"
@@ -298,7 +299,7 @@ def test_runner_end_to_end(bench: FineReason, tmp_path: Path, fake_server: FakeS
 def _rescore(bench: FineReason, paths: list[Path], jsonl: bool, options: dict[str, Any] | None = None
              ) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    code = bench.rescore([str(p) for p in paths], jsonl, options or {}, out=out, err=err)
+    code = rescore_outside(bench, [str(p) for p in paths], jsonl, options or {}, out=out, err=err)
     return code, out.getvalue(), err.getvalue()
 
 

@@ -11,6 +11,7 @@ from reasoneval.benchmarks.general365.grading import choice_letters, extract_fin
 from reasoneval.core import registry
 from reasoneval.core.benchmark import ScoredRow, Turn
 from reasoneval.core.types import Completion, GenParams, Item, Outcome, Prompt, Usage
+from reasoneval.runner.outside import rescore_outside
 
 FIX = Path(__file__).parents[1] / "fixtures" / "general365"
 
@@ -118,7 +119,7 @@ class FakeJudge:
 
 
 def _rescore(capsys: pytest.CaptureFixture[str], options: dict) -> dict[str, dict]:
-    assert General365().rescore([str(FIX / "responses.jsonl")], True, options) == 0
+    assert rescore_outside(General365(), [str(FIX / "responses.jsonl")], True, options) == 0
     return {r["id"]: r for r in map(json.loads, capsys.readouterr().out.splitlines())}
 
 
@@ -154,7 +155,7 @@ def test_rescore_with_judge_batches_calls(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_rescore_summary_tables(capsys: pytest.CaptureFixture[str]) -> None:
-    assert General365().rescore([str(FIX / "responses.jsonl")], False, {}) == 0
+    assert rescore_outside(General365(), [str(FIX / "responses.jsonl")], False, {}) == 0
     out = capsys.readouterr().out
     assert "General365 accuracy (paper)" in out and "accuracy against output tokens" in out
 

@@ -9,6 +9,7 @@ from reasoneval.benchmarks.rbench.benchmark import RBench
 from reasoneval.core import registry
 from reasoneval.core.benchmark import ScoredRow, Turn
 from reasoneval.core.types import Completion, Outcome, Prompt, Verdict
+from reasoneval.runner.outside import rescore_outside
 
 FIX = Path(__file__).parents[1] / "fixtures" / "rbench"
 
@@ -73,7 +74,7 @@ def test_summary_without_metadata_in_verdicts_falls_back_to_the_data() -> None:
 
 
 def test_rescore_jsonl_stable_interface(capsys: pytest.CaptureFixture[str]) -> None:
-    code = RBench().rescore([str(FIX / "responses.jsonl")], True, {"judge": None})
+    code = rescore_outside(RBench(), [str(FIX / "responses.jsonl")], True, {"judge": None})
     assert code == 0
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert all(set(r) == {"id", "correct", "extracted", "method"} for r in rows)
@@ -83,13 +84,13 @@ def test_rescore_jsonl_stable_interface(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_rescore_tables_and_truncation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert RBench().rescore([str(FIX / "responses.jsonl")], False, {}) == 0
+    assert rescore_outside(RBench(), [str(FIX / "responses.jsonl")], False, {}) == 0
     out = capsys.readouterr().out
     assert "R-Bench Top-1 accuracy" in out and "EN/ZH consistency" in out
     src = (FIX / "responses.jsonl").read_text(encoding="utf-8").splitlines()[0]
     row = {**json.loads(src), "finish_reason": "length"}
     p = tmp_path / "cut.jsonl"
     p.write_text(json.dumps(row) + "\n", encoding="utf-8")
-    RBench().rescore([str(p)], True, {})
+    rescore_outside(RBench(), [str(p)], True, {})
     got = json.loads(capsys.readouterr().out)
     assert got["method"] == "truncated" and got["correct"] is False

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import IO, Any, ClassVar
 
+from .errors import DataError
 from .options import BenchOptions
 from .response import Response
-from .types import Completion, GenParams, Item, Prompt, Verdict
+from .types import Completion, GenParams, Item, Outcome, Prompt, Verdict
+from .verdicts import Method
 
 
 @dataclass
@@ -142,6 +144,35 @@ class Benchmark(ABC):
         out.append(["overall", n, round(100 * c / max(n - e, 1), 2), u, e])
         return [Table(f"{self.name} ({mode})", ["subset", "n", "accuracy", "unextractable", "errors"], out)]
 
-    def rescore(self, paths: list[str], jsonl: bool, options: dict[str, Any]) -> int:
-        """Score completions made elsewhere (``reasoneval rescore``). Writes to stdout; returns exit code."""
+    # -- completions made elsewhere (``reasoneval rescore``; the runner's ``outside`` module does the rest) --
+    def outside_rows(self, paths: list[str], options: Mapping[str, Any]) -> Iterator[OutsideRow | DataError]:
+        """The adapter: outside files -> (item, mode, completion) rows; a ``DataError`` for an unusable row."""
         raise NotImplementedError(f"{self.name} has no rescore support")
+
+    def outside_json(self, row: OutsideRow, verdict: Verdict) -> dict[str, Any]:
+        """One JSON-lines object per row (``rescore --jsonl``). ``correct`` is None when undecided."""
+        return {"id": row.item.id, "correct": decided(verdict), "extracted": verdict.extracted,
+                "method": str(verdict.method)}
+
+    def rescore_batch(self, paths: list[str], jsonl: bool, options: Mapping[str, Any], out: IO[str],
+                      err: IO[str]) -> int | None:
+        """Optional hook for a benchmark with its own batched pipeline; None: use the runner's path."""
+        return None
+
+
+def decided(v: Verdict) -> bool | None:
+    """Correct or not; None for an error or an answer still waiting for a judge."""
+    if v.outcome is Outcome.ERROR or v.method in (Method.JUDGE_MISSING, Method.JUDGE_UNPARSEABLE):
+        return None
+    return v.correct
+
+
+@dataclass
+class OutsideRow:
+    """One completion made elsewhere, as a benchmark's adapter reads it."""
+
+    item: Item
+    mode: str
+    completion: Completion
+    where: str = ""  # file:line, for messages
+    sample: int = 0

@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import inspect
 import json
-import sys
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from ...core.benchmark import Benchmark, ScoredRow, Table, Turn
+from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
+from ...core.errors import DataError
 from ...core.hashing import hash_files, sha256_text
 from ...core.registry import register
 from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
@@ -379,62 +379,40 @@ class FineReason(Benchmark):
         return sha256_text(text)[:16]
 
     # -- re-scoring completions made elsewhere ------------------------------------------------------
-    def rescore(self, paths: list[str], jsonl: bool, options: dict[str, Any],
-                out: IO[str] | None = None, err: IO[str] | None = None) -> int:
-        """Score JSONL rows in the release schema plus a ``response`` field (``reasoneval rescore``).
+    def outside_rows(self, paths: list[str], options: Mapping[str, Any]) -> Iterator[OutsideRow | DataError]:
+        """JSONL rows in the release schema plus a ``response`` field (``reasoneval rescore``).
 
         The task of a row: ``options["mode"]`` (or ``options["task"]``) if given, else the row's ``task`` /
         ``mode`` field, else the file name (``..._state_transition...``, ``..._e2e...``), else ``end-to-end``
         for a question record (no ``inputs.current``), else ``state-checking``. The puzzle: the row's
         ``puzzle`` field, else the file name (``<puzzle>_...``), else the shape of ``inputs``.
-        With ``jsonl`` one object per row goes to stdout (``id, puzzle, task, correct, extracted, method,
-        error_type``); otherwise the summary tables. A bad row is reported as ``file:line: ...`` on stderr and
-        skipped. Returns 0, or 1 when any row was bad (2 when there is nothing to read).
         """
-        out = out or sys.stdout
-        err = err or sys.stderr
         forced = options.get("mode") or options.get("task")
         try:
             forced_mode = normalize_mode(forced) if forced else None
         except ValueError as e:
-            print(f"error: {e}", file=err)
-            return 2
+            yield DataError(str(e))
+            return
         files = list(_rescore_files(paths))
         if not files:
-            print("error: no .jsonl/.json files found in " + ", ".join(paths), file=err)
-            return 2
-        by_mode: dict[str, list[ScoredRow]] = defaultdict(list)
-        bad = 0
+            yield DataError("no .jsonl/.json files found in " + ", ".join(paths))
+            return
         for path in files:
-            for where, ordinal, rec in _iter_rows(path, err):
-                if rec is None:
-                    bad += 1
+            for where, ordinal, rec in _iter_rows(path):
+                if isinstance(rec, DataError):
+                    yield rec
                     continue
                 try:
                     mode, item, response = self._row_item(path, ordinal, rec, forced_mode)
-                    verdict = self.score(item, response, mode)
-                except Exception as e:  # noqa: BLE001 - a bad row must not stop the others
-                    print(f"error: {where}: {e}", file=err)
-                    bad += 1
+                except (ValueError, KeyError) as e:
+                    yield DataError(f"{where}: {e}")
                     continue
-                if jsonl:
-                    out.write(json.dumps({"id": item.id, "puzzle": item.subset, "task": mode,
-                                          "correct": verdict.correct, "extracted": verdict.extracted,
-                                          "method": verdict.method,
-                                          "error_type": verdict.detail.get("error_type")},
-                                         ensure_ascii=False) + "\n")
-                by_mode[mode].append(ScoredRow(item.key, item.subset, 0,
-                                               [Turn(Prompt(), Completion(response), verdict)]))
-        if not jsonl:
-            from rich.console import Console
+                yield OutsideRow(item, mode, Completion(response), where)
 
-            from ...report.render import to_terminal
-
-            tables = [t for mode in MODES if by_mode.get(mode) for t in self.summarize(by_mode[mode], mode)]
-            to_terminal(tables, Console(file=out) if out is not sys.stdout else None)
-        n = sum(len(v) for v in by_mode.values())
-        print(f"finereason rescore: {n} row(s) scored, {bad} bad row(s)", file=err)
-        return 1 if bad else 0
+    def outside_json(self, row: OutsideRow, verdict: Verdict) -> dict[str, Any]:
+        return {"id": row.item.id, "puzzle": row.item.subset, "task": row.mode, "correct": verdict.correct,
+                "extracted": verdict.extracted, "method": str(verdict.method),
+                "error_type": verdict.detail.get("error_type")}
 
     def _row_item(self, path: Path, ordinal: int, rec: dict[str, Any], forced: str | None
                   ) -> tuple[str, Item, str]:
@@ -473,13 +451,12 @@ def _rescore_files(paths: Sequence[str]) -> Iterator[Path]:
             yield p
 
 
-def _iter_rows(path: Path, err: IO[str]) -> Iterator[tuple[str, int, dict[str, Any] | None]]:
-    """(``file:line``, 0-based row ordinal, record or None for a bad line, already reported)."""
+def _iter_rows(path: Path) -> Iterator[tuple[str, int, dict[str, Any] | DataError]]:
+    """(``file:line``, 0-based row ordinal, record or a DataError for a bad line)."""
     try:
         fh = path.open(encoding="utf-8")
     except OSError as e:
-        print(f"error: {path}: cannot open: {e.strerror}", file=err)
-        yield str(path), 0, None
+        yield str(path), 0, DataError(f"{path}: cannot open: {e.strerror}")
         return
     ordinal = 0
     with fh:
@@ -487,19 +464,15 @@ def _iter_rows(path: Path, err: IO[str]) -> Iterator[tuple[str, int, dict[str, A
             if not line.strip():
                 continue
             where = f"{path}:{lineno}"
+            ordinal += 1
             try:
                 rec = json.loads(line)
             except json.JSONDecodeError as e:
-                print(f"error: {where}: invalid JSON ({e.msg} at column {e.colno})", file=err)
-                ordinal += 1
-                yield where, ordinal - 1, None
+                yield where, ordinal - 1, DataError(f"{where}: invalid JSON ({e.msg} at column {e.colno})")
                 continue
             if not isinstance(rec, dict):
-                print(f"error: {where}: expected a JSON object, got {type(rec).__name__}", file=err)
-                ordinal += 1
-                yield where, ordinal - 1, None
+                yield where, ordinal - 1, DataError(f"{where}: expected a JSON object, got {type(rec).__name__}")
                 continue
-            ordinal += 1
             yield where, ordinal - 1, rec
 
 

@@ -13,21 +13,20 @@ Data: ``REASONEVAL_GENERAL365_PATH`` (or ``--data``), see ``data.py``.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import hashlib
-import json
-import sys
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from ...core.benchmark import Benchmark, ScoredRow, Table
+from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
+from ...core.errors import DataError
 from ...core.hashing import hash_files
 from ...core.records import configured
 from ...core.registry import register
-from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
+from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Usage, Verdict
 from ...scoring.judge import equivalence_prompt, parse_conclusion
 from . import analysis
 from .data import ENV_VAR, NUMERIC_TYPES, data_root, items_from_records, load, seed_pattern
@@ -188,88 +187,27 @@ class General365(Benchmark):
 
     # ---------------------------------------------------------------- rescore
 
-    def rescore(self, paths: list[str], jsonl: bool, options: dict[str, Any]) -> int:
+    def outside_rows(self, paths: list[str], options: Mapping[str, Any]) -> Iterator[OutsideRow | DataError]:
         """Rows: the release schema plus ``response`` (optional ``finish_reason``, ``completion_tokens``).
 
-        ``options``: ``judge`` (object with ``async generate(prompt, params)``), ``mode``,
-        ``judge_concurrency`` (default 16), ``seed_pattern``.
-        """
+        ``options``: ``mode``, ``seed_pattern``; the runner's path adds the judge (``--judge``)."""
         from ...core.records import data_files, read_records
-        from ...report.render import to_terminal
-        from ...runner.scoring import score_completion
-        from ...scoring.extract import strip_think
 
         mode = str(options.get("mode") or self.default_mode)
         if mode not in MODES:
-            raise ValueError(f"unknown mode {mode!r} for general365; known: {', '.join(MODES)}")
+            raise DataError(f"unknown mode {mode!r} for general365; known: {', '.join(MODES)}")
         records = [r for p in paths for f in data_files(Path(p)) for r in read_records(f)]
         if not records:
-            raise ValueError(f"no rows found in {', '.join(paths)}")
+            raise DataError(f"no rows found in {', '.join(paths)}")
         items = items_from_records(records, seed_pattern(options.get("seed_pattern") or self.seed_pattern))
-        texts, verdicts, pending = [], [], []
-        for i, (rec, item) in enumerate(zip(records, items, strict=True)):
+        for rec, item in zip(records, items, strict=True):
             response = rec.data.get("response")
             if not isinstance(response, str):
-                raise ValueError(f"{rec.where('response')} must be a string (the model's answer)")
-            comp = Completion(text=response, finish_reason=rec.data.get("finish_reason"), error=rec.data.get("error"))
-            v = score_completion(self, item, comp, mode)
-            texts.append(strip_think(response))
-            verdicts.append(v)
-            if comp.error is None and v.method != "truncated":
-                jp = self.judge_prompt(item, texts[-1], mode)
-                if jp is not None:
-                    pending.append((i, jp))
-        judge = options.get("judge")
-        if judge is not None and pending:
-            replies = asyncio.run(_judge_all(judge, [jp for _, jp in pending],
-                                             int(options.get("judge_concurrency") or 16)))
-            for (i, _), reply in zip(pending, replies, strict=True):
-                if reply.error is not None:
-                    verdicts[i] = Verdict(Outcome.ERROR, verdicts[i].extracted, "judge-error", {"error": reply.error})
-                else:
-                    verdicts[i] = self.score_judged(items[i], texts[i], mode, reply.text)
-        else:
-            for i, _ in pending:  # as in a run without --judge: these items need the judge
-                v = verdicts[i]
-                verdicts[i] = Verdict(Outcome.UNANSWERABLE, v.extracted, "judge-missing",
-                                      {**v.detail, "rule_outcome": v.outcome.value, "rule_method": v.method,
-                                       "note": "this answer needs the LLM judge (--judge)"})
-            if judge is not None:
-                asyncio.run(_close(judge))
-        scored = []
-        for rec, item, v in zip(records, items, verdicts, strict=True):
-            if jsonl:
-                correct = None if v.outcome is Outcome.ERROR or v.method in ("judge-missing", "judge-unparseable") \
-                    else v.correct
-                out = {"id": item.id, "correct": correct, "extracted": v.extracted, "method": v.method}
-                sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
-            scored.append(analysis.Scored(item.id, v, _meta(item), _tokens(rec.data)))
-        if not jsonl:
-            to_terminal(analysis.all_tables(scored, mode))
-        return 0
-
-
-async def _judge_all(judge: Any, prompts: list[Prompt], concurrency: int) -> list[Completion]:
-    sem = asyncio.Semaphore(max(1, concurrency))
-
-    async def one(p: Prompt) -> Completion:
-        async with sem:
-            try:
-                c: Completion = await judge.generate(p, JUDGE_PARAMS)
-                return c
-            except Exception as e:  # a failed judge call is an error verdict, not a crash
-                return Completion(error=f"{e.__class__.__name__}: {e}")
-
-    try:
-        return list(await asyncio.gather(*(one(p) for p in prompts)))
-    finally:
-        await _close(judge)
-
-
-async def _close(judge: Any) -> None:
-    close = getattr(judge, "aclose", None)
-    if close is not None:
-        await close()
+                yield DataError(f"{rec.where('response')} must be a string (the model's answer)")
+                continue
+            comp = Completion(text=response, finish_reason=rec.data.get("finish_reason"),
+                              error=rec.data.get("error"), usage=Usage(0, _tokens(rec.data) or 0))
+            yield OutsideRow(item, mode, comp, rec.where())
 
 
 def _tokens(row: dict[str, Any]) -> int | None:

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from reasoneval.core.benchmark import Benchmark, ScoredRow, Table, Turn
 from reasoneval.core.hashing import sha256_text
@@ -283,7 +284,10 @@ class KorBench(Benchmark):
     def prompt_version(self, mode: str) -> str:
         return sha256_text(prompts.version_text(mode))[:16]
 
-    def rescore(self, paths: list[str], jsonl: bool, options: dict[str, Any]) -> int:
+    def rescore_batch(self, paths: list[str], jsonl: bool, options: Mapping[str, Any], out: IO[str],
+                      err: IO[str]) -> int | None:
+        """Official raw-output files, scored in one batch: SymPy comparisons are scheduled on the sandboxed
+        canonicaliser while the rest is read (:mod:`.rescore`), with the runner's response view."""
         opts = dict(options)
-        opts.setdefault("scoring", self.policy.name)
-        return run_cli(paths, jsonl, opts)
+        opts["scoring"] = opts.get("scoring") or self.policy.name
+        return run_cli(paths, jsonl, opts, out, err)

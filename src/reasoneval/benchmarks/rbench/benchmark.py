@@ -6,12 +6,11 @@ Data: ``REASONEVAL_RBENCH_PATH`` (or ``reasoneval run rbench --data PATH``), see
 from __future__ import annotations
 
 import functools
-import json
-import sys
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from ...core.benchmark import Benchmark, ScoredRow, Table
+from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
 from ...core.hashing import hash_files
 from ...core.records import DataError, Record, configured, data_files, env_path, read_records
 from ...core.registry import register
@@ -98,30 +97,23 @@ class RBench(Benchmark):
             scored.append(analysis.Scored(r.subset, r.item_key.partition("/")[2], v, meta))
         return analysis.all_tables(scored, mode)
 
-    def rescore(self, paths: list[str], jsonl: bool, options: dict[str, Any]) -> int:
+    def outside_rows(self, paths: list[str], options: Mapping[str, Any]) -> Iterator[OutsideRow | DataError]:
         """Rows: the release schema plus ``response`` (and optionally ``subset``, ``finish_reason``)."""
-        from ...report.render import to_terminal
-        from ...runner.scoring import score_completion
-
         mode = str(options.get("mode") or self.default_mode)
-        scored: list[analysis.Scored] = []
+        if mode not in MODES:
+            raise DataError(f"unknown mode {mode!r} for rbench; known: {', '.join(MODES)}")
         for rec in _rescore_records(paths):
-            subset = _rescore_subset(rec)
-            item = record_to_item(rec, subset, need_images=False)
-            response = rec.data.get("response")
-            if not isinstance(response, str):
-                raise DataError(f"{rec.where('response')} must be a string (the model's answer)")
+            try:
+                item = record_to_item(rec, _rescore_subset(rec), need_images=False)
+                response = rec.data.get("response")
+                if not isinstance(response, str):
+                    raise DataError(f"{rec.where('response')} must be a string (the model's answer)")
+            except DataError as e:
+                yield e
+                continue
             comp = Completion(text=response, finish_reason=rec.data.get("finish_reason"),
                               error=rec.data.get("error"))
-            v = score_completion(self, item, comp, mode)
-            scored.append(analysis.Scored(subset, item.id, v, _meta(item)))
-            if jsonl:
-                out = {"id": item.id, "correct": v.correct if v.outcome is not Outcome.ERROR else None,
-                       "extracted": v.extracted, "method": v.method}
-                sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
-        if not jsonl:
-            to_terminal(analysis.all_tables(scored, mode))
-        return 0
+            yield OutsideRow(item, mode, comp, rec.where())
 
 
 @functools.lru_cache(maxsize=8)
