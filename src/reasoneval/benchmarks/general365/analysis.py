@@ -74,7 +74,11 @@ def category_table(rows: list[Scored]) -> Table | None:
             stats[c].add(r.verdict)
     if not stats:
         return None
-    out = [[c, s.n, s.accuracy] for c, s in sorted(stats.items())]
+    from .paper_meta import CATEGORIES
+
+    order = list(CATEGORIES)  # the paper's Table 1 columns first, then any other label
+    out = [[c, s.n, s.accuracy] for c, s in sorted(
+        stats.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order else len(order), kv[0]))]
     return Table("General365 accuracy per challenge category", ["category", "n", "accuracy"], out,
                  notes=["Multi-label: an item counts in every category it carries."])
 

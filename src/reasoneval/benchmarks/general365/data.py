@@ -35,6 +35,7 @@ from ...core.records import (
     req_str,
 )
 from ...core.types import Item
+from .paper_meta import canonical
 
 ENV_VAR = "REASONEVAL_GENERAL365_PATH"
 SEED_PATTERN_ENV = "REASONEVAL_GENERAL365_SEED_PATTERN"
@@ -84,9 +85,9 @@ def _categories(rec: Record) -> list[str]:
         return []
     v = rec.data[key]
     if isinstance(v, str):
-        return [c for c in _CAT_SPLIT.split(v.strip()) if c]
+        return [canonical(c) for c in _CAT_SPLIT.split(v.strip()) if c]
     if isinstance(v, list) and all(isinstance(c, str) for c in v):
-        return [c.strip() for c in v if c.strip()]
+        return [canonical(c.strip()) for c in v if c.strip()]
     raise DataError(f"{rec.where(key)} must be a string or a list of strings")
 
 

@@ -34,6 +34,7 @@ from ...core.records import (
     req_str,
 )
 from ...core.types import Item
+from .paper_meta import department_of
 
 ENV_VAR = "REASONEVAL_RBENCH_PATH"
 SUBSETS = ("t_en", "t_zh", "m_en", "m_zh")
@@ -166,10 +167,14 @@ def record_to_item(rec: Record, subset: str, *, need_images: bool = True) -> Ite
         "options": opts,
         "department": opt_str(rec, _DEPT),
         "subject": opt_str(rec, _SUBJ),
+        "department_from": None,
         "lang": subset.partition("_")[2],
         "split": subset.partition("_")[0].upper(),
         "images": [],
     }
+    if meta["department"] is None and meta["subject"] is not None:  # the paper's unique subject -> department
+        meta["department"] = department_of(meta["split"], meta["subject"])
+        meta["department_from"] = "paper-table" if meta["department"] else None
     if subset.startswith("m") and need_images:
         meta["images"] = _images(rec)
         if not meta["images"]:
