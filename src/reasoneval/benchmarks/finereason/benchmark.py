@@ -222,6 +222,8 @@ class FineReason(Benchmark):
         task = TASK_OF[mode]
         kwargs = {"strict": self.strict} if mode == ST else {}
         v = tasks.score(puzzle, task, item.data, text, **kwargs)
+        if mode == SC:
+            v = self._sc_policy(v, text)
         detail = dict(v.detail)
         error_type = detail.pop("error", None)
         if mode == SC and v.extracted is None:
@@ -240,6 +242,17 @@ class FineReason(Benchmark):
             detail["status"] = item.data["outputs"].get("current_status")
         return Verdict(outcome, v.extracted, v.method, detail)
 
+    def _sc_policy(self, v: tasks.Verdict, text: str) -> tasks.Verdict:
+        """State checking under ``-O scoring``: the chosen reading, with the other one's label kept in
+        ``detail["other_scoring"]`` so the two can be diffed (``scoring_diff``) without re-asking."""
+        from .score_official import extract_sc_official
+
+        off, off_method = extract_sc_official(text)
+        gold = v.detail.get("gold")
+        if self.opts.scoring == "official":
+            return tasks.Verdict(off == gold, off, off_method, {**v.detail, "other_scoring": v.extracted})
+        return tasks.Verdict(v.correct, v.extracted, v.method, {**v.detail, "other_scoring": off})
+
     # -- summaries ----------------------------------------------------------------------------------
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         by: dict[str, list[Verdict | None]] = defaultdict(list)
@@ -251,7 +264,12 @@ class FineReason(Benchmark):
             groups.append(("overall", [v for p in puzzles for v in by[p]]))
         title = f"finereason ({mode})"
         if mode == SC:
+            from .score_official import scoring_diff_table
+
             tables = [self._sc_table(title, groups)]
+            diff = scoring_diff_table(f"{title} official vs corrected extraction", groups, self.opts.scoring)
+            if diff is not None:
+                tables.append(diff)
         elif mode == ST:
             tables = [self._st_table(title, groups), self._error_table(f"{title} error types", groups)]
         else:
