@@ -52,6 +52,11 @@ def list_cmd() -> None:
         typer.echo(f"  subsets: {', '.join(b.subsets())}")
         typer.echo(f"  modes:   {', '.join(b.modes())} (default {b.default_mode})")
         typer.echo(f"  options: {_options_help(b)}")
+        from .core.presets import presets_for
+
+        presets = presets_for(b)
+        if presets:
+            typer.echo(f"  settings: {', '.join(presets)} (--settings NAME)")
 
 
 def _options_help(bench: Any) -> str:
@@ -84,9 +89,15 @@ def run(
     limit: Annotated[int | None, typer.Option(min=1, help="first N items of EACH subset (default: all)")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="requests in flight")] = 32,
     samples: Annotated[int, typer.Option(min=1, help="samples per item")] = 1,
-    seed: int = 0,
+    seed: Annotated[int | None, typer.Option(help="seed sent to the model (and of per-sample seeds); default: none sent")] = None,
     max_tokens: Annotated[int | None, typer.Option(min=1, help="default: the benchmark's")] = None,
     temperature: Annotated[float | None, typer.Option(help="default: greedy / provider default")] = None,
+    top_p: Annotated[float | None, typer.Option(help="nucleus sampling top-p (default: the benchmark's)")] = None,
+    reasoning_effort: Annotated[str | None, typer.Option(help="minimal|low|medium|high: sent as reasoning_effort (Anthropic: thinking budget)")] = None,
+    system: Annotated[str | None, typer.Option(help="system message before every prompt (@FILE reads a file)")] = None,
+    extra_body: Annotated[str | None, typer.Option(help="JSON object merged into every request body (provider fields)")] = None,
+    settings: Annotated[str | None, typer.Option(help="named generation settings, e.g. paper (`reasoneval list` shows them)")] = None,
+    stream: Annotated[bool, typer.Option(help="stream HTTP responses to measure time to first answer token (not part of the run id)")] = True,
     judge: Annotated[str | None, typer.Option(help="judge model spec (General365 text/choice items)")] = None,
     retry_errors: Annotated[bool, typer.Option("--retry-errors", help="re-ask only failed calls")] = False,
     executor: Annotated[str, typer.Option(help="local | ray")] = "local",
@@ -115,16 +126,16 @@ def run(
     for sub in (subset or "").split(","):
         if sub and sub not in bench.subsets():
             fail(f"unknown subset {sub!r} of {name}; known: {', '.join(bench.subsets())}")
-    d = bench.default_params
-    params = GenParams(max_tokens=max_tokens or d.max_tokens,
-                       temperature=temperature if temperature is not None else d.temperature,
-                       top_p=d.top_p, stop=d.stop)
+    params, settings_record = _gen_params(bench, model, settings, {
+        "max_tokens": max_tokens, "temperature": temperature, "top_p": top_p, "seed": seed,
+        "reasoning_effort": reasoning_effort, "system": _read_system(system),
+        "extra_body": _extra_body(extra_body)})
     try:
         data_version = bench.data_version()
     except (FileNotFoundError, ValueError) as e:
         fail(str(e))
-    spec = RunSpec(name, subset, mode, model, params, samples, seed, limit, judge, bench.options,
-                   data_version=data_version)
+    spec = RunSpec(name, subset, mode, model, params, samples, seed or 0, limit, judge, bench.options,
+                   data_version=data_version, settings=settings_record)
     _check_selects_items(bench, spec)
     if executor not in ("local", "ray"):
         fail(f"unknown executor {executor!r}: local or ray")
@@ -133,18 +144,20 @@ def run(
     from .models.openai_compat import HTTPOptions
 
     http = HTTPOptions(timeout_s=timeout_total, connect_timeout_s=timeout_connect, read_timeout_s=timeout_read,
-                       hedge_after_s=hedge_after)
+                       hedge_after_s=hedge_after, stream=stream)
     st = RunStore(store)
     try:
-        _hold_run_lock(st, run_id)
-        if executor == "ray":
-            from .runner.ray_exec import run_ray
+        # this process alone runs run_id on this store (else one `error:` line); released when the run ends
+        with st.run_lock(run_id):
+            if executor == "ray":
+                from .runner.ray_exec import run_ray
 
-            typer.echo(announce, err=True)
-            result = run_ray(bench, spec, st, workers=workers, address=ray_address,
-                             retry_errors=retry_errors, progress=progress)
-        else:
-            result = asyncio.run(_run_local(bench, spec, st, concurrency, retry_errors, progress, announce, http))
+                typer.echo(announce, err=True)
+                result = run_ray(bench, spec, st, workers=workers, address=ray_address,
+                                 retry_errors=retry_errors, progress=progress)
+            else:
+                result = asyncio.run(_run_local(bench, spec, st, concurrency, retry_errors, progress, announce,
+                                                http))
     except ModelError as e:
         fail(str(e))
     except (FileNotFoundError, ValueError) as e:
@@ -162,13 +175,54 @@ def run(
         raise typer.Exit(code)
 
 
-def _hold_run_lock(st: Any, run_id: str) -> None:
-    """This process alone runs ``run_id`` on this store until it exits (else one ``error:`` line)."""
-    import atexit
+def _read_system(system: str | None) -> str | None:
+    if system and system.startswith("@"):
+        try:
+            return Path(system[1:]).read_text(encoding="utf-8")
+        except OSError as e:
+            fail(f"--system {system}: {e.strerror or e}")
+    return system or None
 
-    lock = st.run_lock(run_id)
-    lock.__enter__()
-    atexit.register(lock.__exit__, None, None, None)
+
+def _extra_body(text: str | None) -> str | None:
+    try:
+        return GenParams.canonical_extra(text)
+    except ValueError as e:
+        fail(f"--extra-body: {e}")
+
+
+LOCAL_KINDS = ("llamacpp", "hf", "vllm")
+
+
+def _gen_params(bench: Any, model: str, settings: str | None,
+                flags: dict[str, Any]) -> tuple[GenParams, dict[str, Any] | None]:
+    """The benchmark's defaults, then the named settings (printed), then explicit flags; and the record of
+    the settings applied for the run."""
+    import dataclasses
+
+    from .core.presets import presets_for
+
+    base: GenParams = bench.default_params
+    given = {k: v for k, v in flags.items() if v is not None}
+    record = None
+    if settings:
+        presets = presets_for(bench)
+        if settings not in presets:
+            known = ", ".join(presets) or "none"
+            fail(f"{bench.name} has no settings {settings!r}; known: {known}")
+        preset = presets[settings]
+        overridden = sorted(k for k in given if k in preset.params and given[k] != preset.params[k])
+        for line in preset.describe(overridden):
+            typer.echo(line, err=True)
+        params = preset.apply(base, given)
+        record = preset.record(overridden)
+    else:
+        params = dataclasses.replace(base, **given)
+    if model.partition("/")[0] in LOCAL_KINDS:
+        ignored = [k for k in ("reasoning_effort", "extra_body") if getattr(params, k) is not None]
+        if ignored:
+            typer.echo(f"note: {', '.join(ignored)} apply to HTTP backends only; {model} ignores them", err=True)
+    return params, record
 
 
 def _check_selects_items(bench: Any, spec: Any) -> None:

@@ -11,6 +11,7 @@ native code crashes, the item in flight is recorded as an error ("embedded engin
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import os
 import time
@@ -92,35 +93,48 @@ class LlamaEngine:
 
 
 class LlamaCppBackend:
+    """``workers`` engine processes answer in parallel (each with its share of the CPU threads): on a small
+    CPU, two single-threaded llama.cpp processes decode more tokens per second than one with two threads,
+    and greedy outputs do not change (see ``bench/embedded_throughput.py``)."""
+
     batched = False
     supports_images = False
-    max_concurrency = 1
 
     def __init__(self, spec: str, path: Path, n_ctx: int = 8192, seed: int = 0,
                  n_threads: int | None = None, engine: str | None = None,
-                 engine_options: dict[str, Any] | None = None) -> None:
+                 engine_options: dict[str, Any] | None = None, workers: int = 1) -> None:
         self.spec = spec
         self.path = path
-        opts: dict[str, Any] = {"path": str(path), "n_ctx": n_ctx, "seed": seed, "n_threads": n_threads}
-        self.process = EngineProcess(engine or ENGINE, {**opts, **(ENGINE_OPTIONS if engine_options is None else engine_options)},
-                                     label="embedded engine")
+        self.max_concurrency = max(1, workers)
+        threads = n_threads or max(1, (os.cpu_count() or 1) // self.max_concurrency)
+        opts: dict[str, Any] = {"path": str(path), "n_ctx": n_ctx, "seed": seed, "n_threads": threads}
+        opts.update(ENGINE_OPTIONS if engine_options is None else engine_options)
+        self.processes = [EngineProcess(engine or ENGINE, opts, label="embedded engine")
+                          for _ in range(self.max_concurrency)]
+        self._idle: asyncio.Queue[EngineProcess] = asyncio.Queue()
+        for p in self.processes:
+            self._idle.put_nowait(p)
 
     async def start(self) -> None:
-        await self.process.start()
+        await asyncio.gather(*(p.start() for p in self.processes))
 
     @property
     def deaths(self) -> list[str]:
-        return self.process.deaths
+        return [d for p in self.processes for d in p.deaths]
 
     async def generate(self, prompt: Prompt, params: GenParams) -> Completion:
         if prompt_has_images(prompt):
             return Completion(error=f"{self.spec} is a text-only backend; this item has images")
-        return await self.process.generate(prompt, params)
+        proc = await self._idle.get()
+        try:
+            return await proc.generate(prompt, params)
+        finally:
+            self._idle.put_nowait(proc)
 
     async def aclose(self) -> None:
-        await self.process.aclose()
+        await asyncio.gather(*(p.aclose() for p in self.processes))
 
 
-def from_spec(spec: str, seed: int = 0) -> LlamaCppBackend:
+def from_spec(spec: str, seed: int = 0, workers: int = 1) -> LlamaCppBackend:
     _, _, name = spec.partition("/")
-    return LlamaCppBackend(spec, resolve_gguf(name), seed=seed)
+    return LlamaCppBackend(spec, resolve_gguf(name), seed=seed, workers=workers)

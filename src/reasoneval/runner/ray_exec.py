@@ -114,7 +114,10 @@ class ModelWorker:
         if self.backend is not None:
             info.update(max_concurrency=int(self.backend.max_concurrency),
                         supports_images=bool(getattr(self.backend, "supports_images", False)))
-            try:  # HTTP backends: can this worker, from where it runs, reach any replica?
+            try:  # engines in a process of their own load now; HTTP backends: can this worker reach a replica?
+                start = getattr(self.backend, "start", None)
+                if start is not None:
+                    await start()
                 await check_reachable(self.backend)
             except ModelError as e:
                 info["error"] = str(e)
