@@ -307,6 +307,9 @@ def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", c
     except KeyError as e:
         fail(str(e.args[0]))
     tables = collect.merge(views)
+    from .report.paper_tables import extra_tables
+
+    tables += extra_tables(views)  # paper tables that span several runs (e.g. FineReason SC beside ST)
     if ci:
         from .report.stats_tables import ci_table
 
@@ -406,6 +409,9 @@ def report(
         except KeyError as e:
             fail(str(e.args[0]))
         tables = collect.merge(views)
+        from .report.paper_tables import extra_tables
+
+        tables += extra_tables(views)
         if ci:
             from .report.stats_tables import ci_table
 

@@ -11,6 +11,7 @@ from ..core import registry
 from ..core.benchmark import ScoredRow, Table, Turn
 from ..core.types import Outcome
 from ..store.sqlite import RunStore
+from . import reasoning
 
 
 @dataclass
@@ -51,14 +52,15 @@ def run_stats(rows: list[ScoredRow]) -> dict[str, Any]:
     return {"items": n, "errors": errors, "unextractable": unans, "truncated": truncated,
             "extraction_failure_rate": round(unans / n, 4) if n else 0.0,
             "prompt_tokens": ptoks, "completion_tokens": ctoks,
-            "mean_output_tokens": round(ctoks / max(sum(len(r.turns) for r in rows), 1), 1)}
+            "mean_output_tokens": round(ctoks / max(sum(len(r.turns) for r in rows), 1), 1),
+            **reasoning.stats(rows)}
 
 
 def view(store: RunStore, ref: str, scorer: str = "default") -> RunView:
     run = resolve_run(store, ref)
     bench = registry.for_run(run)  # configured with the run's own options (scoring policy, data, ...)
     rows = scored_rows(store, run["run_id"], scorer)
-    return RunView(run, rows, bench.summarize(rows, run["mode"]), run_stats(rows))
+    return RunView(run, rows, bench.summarize(rows, run["mode"]) + reasoning.tables(rows), run_stats(rows))
 
 
 def _identity(v: RunView) -> dict[str, str]:

@@ -85,8 +85,8 @@ class Runner:
 
     def _params(self, sample: int) -> GenParams:
         p = self.spec.params
-        if self.spec.samples > 1 and p.temperature and p.seed is None:
-            return dataclasses.replace(p, seed=self.spec.seed + sample)
+        if self.spec.samples > 1 and p.temperature:  # each sample its own seed (from --seed when given)
+            return dataclasses.replace(p, seed=(self.spec.seed if p.seed is None else p.seed) + sample)
         return p
 
     def _score_sync(self, item: Item, comp: Completion) -> tuple[Verdict, Response]:

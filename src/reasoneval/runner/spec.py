@@ -27,6 +27,9 @@ class RunSpec:
     options: BenchOptions | dict[str, Any] = field(default_factory=dict)
     #: the benchmark's data version: another dataset under the same command is another run
     data_version: str = ""
+    #: the named settings preset applied (``--settings paper``): stored in the record, not part of the run id
+    #: (its values already are, in ``params``)
+    settings: dict[str, Any] | None = None
 
     def identity(self) -> dict[str, Any]:
         return {"benchmark": self.benchmark, "subset": self.subset, "mode": self.mode, "model": self.model,
@@ -44,5 +47,8 @@ class RunSpec:
         return hash_obj(self.identity())[:12]
 
     def record(self, data_version: str, prompt_version: str) -> dict[str, Any]:
-        return {**self.identity(), "options": self.option_values(), "package_version": __version__,
-                "data_version": data_version or self.data_version, "prompt_version": prompt_version}
+        rec = {**self.identity(), "options": self.option_values(), "package_version": __version__,
+               "data_version": data_version or self.data_version, "prompt_version": prompt_version}
+        if self.settings is not None:
+            rec["settings"] = self.settings
+        return rec

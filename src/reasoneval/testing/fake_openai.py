@@ -22,6 +22,14 @@ Fault kinds: ``429`` (with ``Retry-After``), ``500``, ``timeout``/``hang`` (slee
 ``echo401`` (401 whose body reflects the Authorization header), ``redirect`` (307 to another host),
 ``surrogate`` (an answer holding a lone surrogate, as valid ASCII JSON), ``empty200`` (an empty answer,
 finish_reason stop), ``bomb`` (an answer made of hundreds of "or"-separated power towers).
+
+Reasoning-model behaviour: ``--reasoning-field reasoning_content|reasoning`` returns the reasoning apart from
+the answer in that message field (a scripted ``<think>...</think>`` answer is split there; otherwise a fixed
+reasoning sentence is made up); ``--reasoning-tokens`` reports ``usage.completion_tokens_details.
+reasoning_tokens`` (words of the reasoning); ``--stream`` honours ``"stream": true`` with server-sent events
+(reasoning deltas, then ``--think-delay`` seconds, then the answer deltas, then a usage chunk);
+``--reject-stream`` answers a streamed request with HTTP 400 naming ``stream``. ``GET /requests`` returns
+the last 100 request bodies.
 """
 
 from __future__ import annotations
@@ -69,8 +77,15 @@ def prompt_text(body: dict[str, Any]) -> str:
 class FakeServer:
     def __init__(self, delay: float, faults: list[str], fail_every: int, timeout_sleep: float,
                  retry_after: str, capacity: int = 0, answers: list[tuple[str, str]] | None = None,
-                 fault_rate: float = 0.0) -> None:
+                 fault_rate: float = 0.0, reasoning_field: str = "", reasoning_tokens: bool = False,
+                 stream: bool = False, reject_stream: bool = False, think_delay: float = 0.0) -> None:
         self.delay = delay
+        self.reasoning_field = reasoning_field
+        self.reasoning_tokens = reasoning_tokens
+        self.stream = stream
+        self.reject_stream = reject_stream
+        self.think_delay = think_delay
+        self.requests: list[dict[str, Any]] = []
         self.fault_rate = fault_rate
         self.answers = answers or []
         self.capacity = capacity
@@ -99,6 +114,10 @@ class FakeServer:
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()
+        self.requests = [*self.requests[-99:], body]
+        if body.get("stream") and self.reject_stream:
+            self.stats["stream_rejected"] += 1
+            return web.json_response({"error": {"message": "stream is not supported"}}, status=400)
         text = prompt_text(body)
         key = hashlib.sha256(text.encode()).hexdigest()
         if key not in self.order:
@@ -146,14 +165,59 @@ class FakeServer:
         self.stats["ok"] += 1
         if content is None:
             content = next((r for c, r in self.answers if c in text), None) or answer_for(text)
-        usage = {"prompt_tokens": len(text.split()), "completion_tokens": len(content.split())}
-        if request.path.endswith("/chat/completions"):
-            choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": content},
-                                      "finish_reason": "stop"}
+        reasoning = ""
+        if self.reasoning_field:
+            head, closed, tail = content.partition("</think>")
+            reasoning, content = ((head.replace("<think>", "", 1).strip(), tail.strip()) if closed else
+                                  (f"Let me reason step by step about {len(text.split())} words.", content))
+        usage: dict[str, Any] = {"prompt_tokens": len(text.split()),
+                                 "completion_tokens": len(content.split()) + len(reasoning.split())}
+        if self.reasoning_tokens:
+            usage["completion_tokens_details"] = {"reasoning_tokens": len(reasoning.split())}
+        chat = request.path.endswith("/chat/completions")
+        if body.get("stream") and self.stream:
+            return await self._stream(request, body, chat, content, reasoning, usage)
+        if chat:
+            message = {"role": "assistant", "content": content}
+            if reasoning:
+                message[self.reasoning_field] = reasoning
+            choice: dict[str, Any] = {"index": 0, "message": message, "finish_reason": "stop"}
         else:
             choice = {"index": 0, "text": content, "finish_reason": "stop"}
         return web.json_response({"id": "fake", "object": "chat.completion", "model": body.get("model"),
                                   "choices": [choice], "usage": usage})
+
+    async def _stream(self, request: web.Request, body: dict[str, Any], chat: bool, content: str,
+                      reasoning: str, usage: dict[str, Any]) -> web.StreamResponse:
+        self.stats["streamed"] += 1
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await resp.prepare(request)
+
+        async def send(obj: dict[str, Any]) -> None:
+            await resp.write(b"data: " + json.dumps(obj).encode() + b"\n\n")
+
+        def chunk(piece: str, field: str, finish: str | None = None) -> dict[str, Any]:
+            c: dict[str, Any] = ({"index": 0, "delta": {field: piece}, "finish_reason": finish} if chat
+                                 else {"index": 0, "text": piece, "finish_reason": finish})
+            return {"id": "fake", "object": "chat.completion.chunk", "choices": [c]}
+
+        thoughts = reasoning.split(" ") if reasoning else []
+        for i, word in enumerate(thoughts):
+            await send(chunk(word + ("" if i == len(thoughts) - 1 else " "), self.reasoning_field))
+        if self.think_delay:
+            await asyncio.sleep(self.think_delay)
+        words = content.split(" ")
+        for i, word in enumerate(words):
+            await send(chunk(word + ("" if i == len(words) - 1 else " "), "content",
+                             "stop" if i == len(words) - 1 else None))
+        if (body.get("stream_options") or {}).get("include_usage"):
+            await send({"id": "fake", "object": "chat.completion.chunk", "choices": [], "usage": usage})
+        await resp.write(b"data: [DONE]\n\n")
+        await resp.write_eof()
+        return resp
+
+    async def requests_handler(self, request: web.Request) -> web.Response:
+        return web.json_response(self.requests)
 
     async def stats_handler(self, request: web.Request) -> web.Response:
         return web.json_response({**self.stats, "distinct_prompts": len(self.order)})
@@ -163,6 +227,7 @@ class FakeServer:
         app.router.add_post("/v1/chat/completions", self.handle)
         app.router.add_post("/v1/completions", self.handle)
         app.router.add_get("/stats", self.stats_handler)
+        app.router.add_get("/requests", self.requests_handler)
         return app
 
 
@@ -178,13 +243,21 @@ def main() -> None:
     ap.add_argument("--capacity", type=int, default=0, help="requests served at once (0: unlimited)")
     ap.add_argument("--fault-rate", type=float, default=0.0, help="mix: this fraction of prompts gets a fault")
     ap.add_argument("--answers", default="", help="JSON lines of {contains, response}: scripted replies")
+    ap.add_argument("--reasoning-field", default="", choices=["", "reasoning_content", "reasoning"],
+                    help="return the reasoning apart from the answer in this message field")
+    ap.add_argument("--reasoning-tokens", action="store_true", help="report usage reasoning tokens")
+    ap.add_argument("--stream", action="store_true", help="honour stream: true (server-sent events)")
+    ap.add_argument("--reject-stream", action="store_true", help="HTTP 400 to streamed requests")
+    ap.add_argument("--think-delay", type=float, default=0.0, help="seconds between reasoning and answer")
     a = ap.parse_args()
     answers: list[tuple[str, str]] = []
     if a.answers:
         with open(a.answers, encoding="utf-8") as fh:
             answers = [(str(r["contains"]), str(r["response"])) for r in map(json.loads, fh) if r]
     srv = FakeServer(a.delay, [f for f in a.faults.split(",") if f], a.fail_every, a.timeout_sleep,
-                     a.retry_after, capacity=a.capacity, answers=answers, fault_rate=a.fault_rate)
+                     a.retry_after, capacity=a.capacity, answers=answers, fault_rate=a.fault_rate,
+                     reasoning_field=a.reasoning_field, reasoning_tokens=a.reasoning_tokens, stream=a.stream,
+                     reject_stream=a.reject_stream, think_delay=a.think_delay)
     web.run_app(srv.app(), host=a.host, port=a.port, print=None, access_log=None, backlog=4096)
 
 
