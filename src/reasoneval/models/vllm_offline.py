@@ -1,5 +1,9 @@
 """vLLM offline backend (optional extra ``[vllm]``): the whole request list goes to the engine at once
-and continuous batching does the rest. ``vllm/<path>[?tp=2&max_model_len=8192]``."""
+and continuous batching does the rest. ``vllm/<path>[?tp=2&max_model_len=8192&max_images=4]``.
+
+Vision-language models (the engine's model config says so) take R-Bench-M items: the OpenAI content parts
+(``image_url`` with ``data:`` URLs) go to ``LLM.chat`` as they are, which vLLM reads natively;
+``max_images`` sets ``limit_mm_per_prompt``. Text-only models refuse image items before any call."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from urllib.parse import parse_qsl
 
 from ..core.types import Completion, GenParams, Prompt, Usage
 from .base import ModelError, prompt_has_images
+from .multimodal import image_count, vllm_is_multimodal
 
 
 def _sampling(params: GenParams, sp_cls: Any) -> Any:
@@ -26,11 +31,10 @@ def _sampling(params: GenParams, sp_cls: Any) -> Any:
 
 class VLLMBackend:
     batched = True
-    supports_images = False
     max_concurrency = 1_000_000
 
     def __init__(self, spec: str, path: str, engine: Any = None, sampling_cls: Any = None,
-                 **engine_kw: Any) -> None:
+                 images: bool | None = None, **engine_kw: Any) -> None:
         self.spec = spec
         if engine is None:
             try:
@@ -41,6 +45,9 @@ class VLLMBackend:
             sampling_cls = SamplingParams
         self.engine = engine
         self.sampling_cls = sampling_cls
+        self.supports_images = vllm_is_multimodal(engine) if images is None else images
+        mm = engine_kw.get("limit_mm_per_prompt") or {}
+        self.max_images = int(mm.get("image", 0)) if isinstance(mm, dict) else 0
 
     def _run_batch(self, requests: list[tuple[Prompt, GenParams]]) -> list[Completion]:
         t0 = time.monotonic()
@@ -67,11 +74,15 @@ class VLLMBackend:
         return [c if c is not None else Completion(error="vllm returned no output") for c in out]
 
     async def generate_batch(self, requests: list[tuple[Prompt, GenParams]]) -> list[Completion]:
-        bad = {i for i, (p, _) in enumerate(requests) if prompt_has_images(p)}
+        bad: dict[int, str] = {}
+        for i, (p, _) in enumerate(requests):
+            if prompt_has_images(p) and not self.supports_images:
+                bad[i] = f"{self.spec} is text-only here; this item has images"
+            elif self.max_images and image_count(p) > self.max_images:
+                bad[i] = f"{self.spec}: {image_count(p)} images exceed max_images={self.max_images}"
         ok = [r for i, r in enumerate(requests) if i not in bad]
         done = iter(await asyncio.get_running_loop().run_in_executor(None, self._run_batch, ok) if ok else [])
-        return [Completion(error=f"{self.spec} is text-only here; this item has images") if i in bad
-                else next(done) for i in range(len(requests))]
+        return [Completion(error=bad[i]) if i in bad else next(done) for i in range(len(requests))]
 
     async def generate(self, prompt: Prompt, params: GenParams) -> Completion:
         return (await self.generate_batch([(prompt, params)]))[0]
@@ -93,6 +104,8 @@ def from_spec(spec: str) -> VLLMBackend:
             kw[k] = float(v)
         elif k == "dtype":
             kw[k] = v
+        elif k == "max_images":
+            kw["limit_mm_per_prompt"] = {"image": int(v)}
         else:
             raise ModelError(f"{spec}: unknown vllm option {k!r}")
     return VLLMBackend(spec, path, **kw)
