@@ -1,0 +1,76 @@
+"""Paper-layout tables assembled across several stored runs (one run holds one mode; some paper tables put
+modes side by side). ``extra_tables(views)`` returns those whose runs are present; the report appends them.
+
+* FineReason Table 3: state checking (SC) and state transition (ST) accuracy per puzzle side by side, one row
+  per model, plus the random baseline (a uniform guess: 50% on SC; majority-class accuracy shown beside it).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.benchmark import Table
+from .collect import RunView
+from .stats import item_scores
+
+FR_PUZZLES = ("sudoku", "graphcoloring", "game24", "gridpuzzle")
+FR_NAMES = {"sudoku": "Sudoku", "graphcoloring": "Graph Coloring", "game24": "Game of 24", "gridpuzzle": "Grid Puzzles"}
+SC, ST = "state-checking", "state-transition"
+
+
+def _acc(vals: list[float]) -> float | None:
+    return round(100 * sum(vals) / len(vals), 2) if vals else None
+
+
+def finereason_table3(views: Sequence[RunView]) -> Table | None:
+    by_model: dict[str, dict[tuple[str, str], list[float]]] = defaultdict(lambda: defaultdict(list))
+    golds: dict[str, list[str]] = defaultdict(list)
+    for v in views:
+        mode = v.run.get("mode")
+        if v.run.get("benchmark") != "finereason" or mode not in (SC, ST):
+            continue
+        model = str(v.run.get("model"))
+        for (sub, _), s in item_scores(v.rows).items():
+            by_model[model][(sub, mode)].append(s)
+        if mode == SC:
+            for r in v.rows:
+                g = r.final.verdict.detail.get("gold") if r.final.verdict else None
+                if isinstance(g, str):
+                    golds[r.subset].append(g)
+    if not by_model or not any(m == SC for d in by_model.values() for _, m in d) or \
+            not any(m == ST for d in by_model.values() for _, m in d):
+        return None
+    puzzles = [p for p in FR_PUZZLES if any((p, m) in d for d in by_model.values() for m in (SC, ST))]
+    cols = ["model", *(f"{FR_NAMES[p]} {t}" for p in puzzles for t in ("SC", "ST")), "Avg SC", "Avg ST"]
+    rows: list[list[Any]] = []
+    for model, d in by_model.items():
+        cells: list[Any] = []
+        for p in puzzles:
+            cells += [_acc(d.get((p, SC), [])), _acc(d.get((p, ST), []))]
+        sc = [c for c in cells[0::2] if c is not None]
+        st = [c for c in cells[1::2] if c is not None]
+        rows.append([model, *cells, round(sum(sc) / len(sc), 2) if sc else None,
+                     round(sum(st) / len(st), 2) if st else None])
+    rows.append(["Random (uniform guess)", *([50.0, None] * len(puzzles)), 50.0, None])
+    maj = []
+    for p in puzzles:
+        g = golds.get(p, [])
+        maj += [round(100 * max(g.count("Solvable"), g.count("Unsolvable")) / len(g), 2) if g else None, None]
+    mj = [c for c in maj[0::2] if c is not None]
+    rows.append(["Majority class", *maj, round(sum(mj) / len(mj), 2) if mj else None, None])
+    return Table("FineReason Table 3 layout: state checking (SC) and state transition (ST) accuracy", cols, rows,
+                 ["One row per model from its SC and ST runs; averages are the mean over the puzzles present. "
+                  "Random: a uniform Solvable/Unsolvable guess (the paper's baseline value is not in our copy); "
+                  "majority class: always the more frequent gold label of the SC items scored. ST has no "
+                  "random baseline (the move space is open). The paper's Table 3 numbers are not in our copy."])
+
+
+def extra_tables(views: Sequence[RunView]) -> list[Table]:
+    out = []
+    for fn in (finereason_table3,):
+        t = fn(views)
+        if t is not None:
+            out.append(t)
+    return out
