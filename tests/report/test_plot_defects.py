@@ -78,3 +78,21 @@ def test_self_correction_rounds_numbered_like_the_table() -> None:
     line = fig.axes[0].lines[0]
     assert list(line.get_xdata()) == table_rounds
     assert line.get_ydata()[0] == pytest.approx(30.0) and line.get_ydata()[-1] == pytest.approx(60.0)
+
+
+def test_real_life_rate_figure_ours_beside_the_papers() -> None:
+    from reasoneval.report import paper_numbers as pn
+
+    rows = []
+    for i in range(20):
+        v = Verdict(Outcome.CORRECT if i < 15 else Outcome.INCORRECT, None, "m", {"real_life": 15 <= i < 18})
+        rows.append(ScoredRow(f"counterfactual/{i}", "counterfactual", 0,
+                              [Turn(Prompt.chat("q"), Completion("a", "stop", Usage(1, 1)), v)]))
+    views = [_view("openai/gpt-4o", rows), _view("m", _rows(1, 2, 5))]
+    assert plots.real_life_points(views) == [("openai/gpt-4o", 75.0, 15.0, 20)]
+    fig = plots.real_life_figure(views)
+    ax = fig.axes[0]
+    paper_chat = ax.collections[0].get_offsets()
+    assert len(paper_chat) == len(pn.KORBENCH_TABLE2_CHAT)
+    assert list(ax.collections[-1].get_offsets()[0]) == [75.0, 15.0]
+    assert plots.real_life_figure(views[1:]) is None

@@ -435,8 +435,58 @@ def plot_precision_recall(views: Sequence[RunView]) -> list[Plot]:
     return [Plot("state-checking-pr", "FineReason state checking: precision and recall", _png(fig))]
 
 
+def real_life_points(views: Sequence[RunView]) -> list[tuple[str, float, float, int]]:
+    """(run label, counterfactual accuracy, real-life answer rate, items) for KOR-Bench runs whose
+    counterfactual verdicts carry ``real_life`` (percentages; failed calls excluded)."""
+    out = []
+    for v, lab in zip(views, run_labels(views), strict=True):
+        rows = [r for r in v.rows if r.subset == "counterfactual" and not _is_error(r.final)
+                and r.final.verdict is not None and "real_life" in r.final.verdict.detail]
+        if rows:
+            n = len(rows)
+            acc = 100.0 * sum(_correct(r.final) for r in rows) / n
+            rl = 100.0 * sum(bool(r.final.verdict.detail["real_life"]) for r in rows if r.final.verdict) / n
+            out.append((lab, acc, rl, n))
+    return out
+
+
+def real_life_figure(views: Sequence[RunView]) -> Any:
+    """KOR-Bench Figs. 6/7: real-life answer rate against counterfactual accuracy, the paper's models (Table 2,
+    chat and base) in grey behind ours."""
+    from . import paper_numbers as pn
+
+    ours = real_life_points(views)
+    if not ours:
+        return None
+    fig = _figure(6.4, 4.0)
+    ax = fig.subplots()
+    for table, marker, name in ((pn.KORBENCH_TABLE2_CHAT, "o", "paper: chat (zero-shot)"),
+                                (pn.KORBENCH_TABLE2_BASE, "s", "paper: base (three-shot)")):
+        ax.scatter([r["Counterfactual"] for r in table.values()], [r["Counterfactual RL"] for r in table.values()],
+                   marker=marker, color="0.7", s=18, label=name)
+    for n, (lab, acc, rl, _) in enumerate(ours, 1):
+        ax.scatter([acc], [rl], s=40, label=f"{n}  {_short(lab, 40)}", zorder=3)
+        ax.annotate(str(n), (acc, rl), fontsize=7, xytext=(4, 4), textcoords="offset points")
+    ax.set_xlabel("counterfactual accuracy (%)")
+    ax.set_ylabel("real-life answer rate (%)")
+    ax.set_xlim(-2, 102)
+    ax.set_ylim(bottom=0)
+    ax.set_title("KOR-Bench counterfactual: real-life answers against accuracy")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    return fig
+
+
+def plot_real_life(views: Sequence[RunView]) -> list[Plot]:
+    fig = real_life_figure(views)
+    return [] if fig is None else [Plot(
+        "real-life-rate", "KOR-Bench counterfactual: real-life answer rate", _png(fig),
+        "Grey: the paper's Table 2 models (chat zero-shot, base three-shot); lower real-life rate is better.")]
+
+
 PLOTS: tuple[Callable[[Sequence[RunView]], list[Plot]], ...] = (
-    plot_category_bars, plot_self_correction, plot_accuracy_vs_tokens, plot_depth, plot_precision_recall)
+    plot_category_bars, plot_self_correction, plot_accuracy_vs_tokens, plot_depth, plot_precision_recall,
+    plot_real_life)
 
 
 def make_plots(views: Sequence[RunView]) -> tuple[list[Plot], list[str]]:
