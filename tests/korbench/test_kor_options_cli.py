@@ -83,7 +83,7 @@ def test_generated_cipher_items_run_end_to_end_and_both_policies_stay_stored(tmp
     assert ro["runs"][0]["run"]["spec"]["data_version"].startswith("file:")
     # scored against the items' own golds: 3 of 5 right, the <think> guess never counts
     for rep, policy in ((ro, "official"), (rc, "corrected")):
-        (table,) = rep["tables"]
+        table = next(t for t in rep["tables"] if t["title"].startswith("korbench"))
         assert f"{policy} scoring" in table["title"]
         cipher = table["columns"].index("Cipher")
         assert float(table["rows"][0][cipher]) == 60.0
