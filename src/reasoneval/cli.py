@@ -84,7 +84,7 @@ def _bench_with_options(name: str, pairs: list[str] | None, data: str | None) ->
 @app.command()
 def run(
     target: Annotated[str, typer.Argument(help="benchmark[:subset], e.g. korbench:cipher")],
-    model: Annotated[str, typer.Option(help="llamacpp/default | openai/<m> | openai-compat/<m>@URL[,URL] | hf/<path> | vllm/<path>")] = "llamacpp/default",
+    model: Annotated[str, typer.Option(help="llamacpp/default | openai/<m> | openai-compat/<m>@URL[,URL] | anthropic/<m> | hf/<path> | vllm/<path>")] = "llamacpp/default",
     mode: Annotated[str | None, typer.Option(help="protocol (see `reasoneval list`)")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="first N items of EACH subset (default: all)")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="requests in flight")] = 32,

@@ -6,7 +6,7 @@ from typing import Any
 
 from .base import ModelBackend, ModelError
 
-KINDS = ("openai", "openai-compat", "llamacpp", "hf", "vllm")
+KINDS = ("openai", "openai-compat", "anthropic", "llamacpp", "hf", "vllm")
 
 
 def load_model(spec: str, concurrency: int = 32, seed: int = 0, http: Any = None) -> ModelBackend:
@@ -18,6 +18,10 @@ def load_model(spec: str, concurrency: int = 32, seed: int = 0, http: Any = None
         from .openai_compat import from_spec
 
         return from_spec(spec, concurrency, http)
+    if kind == "anthropic":
+        from .anthropic import from_spec as anthropic_from_spec
+
+        return anthropic_from_spec(spec, concurrency, http)
     if kind == "llamacpp":
         from .llamacpp import from_spec as llama_from_spec
 

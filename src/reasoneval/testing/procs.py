@@ -17,10 +17,9 @@ def free_port() -> int:
 
 
 class FakeServerProc:
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, module: str = "reasoneval.testing.fake_openai") -> None:
         self.port = free_port()
-        self.proc = subprocess.Popen([sys.executable, "-m", "reasoneval.testing.fake_openai",
-                                      "--port", str(self.port), *args])
+        self.proc = subprocess.Popen([sys.executable, "-m", module, "--port", str(self.port), *args])
         deadline = time.time() + 20
         while time.time() < deadline:
             try:
