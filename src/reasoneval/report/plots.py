@@ -153,13 +153,13 @@ def depth_series(views: Sequence[RunView]) -> dict[str, dict[float, tuple[float,
         if got:
             continue
         acc: dict[tuple[str, float], list[int]] = defaultdict(lambda: [0, 0])
-        for r in v.rows:
-            vd = r.final.verdict
+        for row in v.rows:
+            vd = row.final.verdict
             d = _num(vd.detail.get("depth")) if vd is not None else None
-            if d is None or _is_error(r.final):
+            if d is None or _is_error(row.final):
                 continue
-            s = acc[(r.subset, d)]
-            s[0] += _correct(r.final)
+            s = acc[(row.subset, d)]
+            s[0] += _correct(row.final)
             s[1] += 1
         subsets = {k[0] for k in acc}
         for (sub, d), (ok, n) in acc.items():
@@ -209,15 +209,15 @@ def precision_recall(views: Sequence[RunView]) -> list[tuple[str, str, float, fl
         if got:
             continue
         counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # tp, fp, fn
-        for r in v.rows:
-            vd = r.final.verdict
-            if vd is None or _is_error(r.final):
+        for row in v.rows:
+            vd = row.final.verdict
+            if vd is None or _is_error(row.final):
                 continue
             gold = _label(vd.detail.get("gold"))
             if gold is None:
                 continue
             pred = _label(vd.extracted)
-            c = counts[r.subset]
+            c = counts[row.subset]
             if pred and gold:
                 c[0] += 1
             elif pred and not gold:
@@ -302,9 +302,9 @@ def self_correction_figure(views: Sequence[RunView]) -> Any:
     """Rounds numbered as the self-correction table numbers them: round 0 is the first answer, round k the
     answer standing after the k-th correction. None when no run is multi-turn."""
     labels = run_labels(views)
-    series = [(labels[i], str(v.run.get("benchmark", "")), accuracy_by_round(v.rows)) for i, v in enumerate(views)]
-    many = len({b for _, b, s in series if s}) > 1
-    series = [(f"{lab} ({b})" if many else lab, s) for lab, b, s in series if s]
+    raw = [(labels[i], str(v.run.get("benchmark", "")), accuracy_by_round(v.rows)) for i, v in enumerate(views)]
+    many = len({b for _, b, s in raw if s}) > 1
+    series = [(f"{lab} ({b})" if many else lab, s) for lab, b, s in raw if s]
     if not series:
         return None
     fig = _figure(6.0, 3.6)
@@ -498,7 +498,7 @@ def make_plots(views: Sequence[RunView]) -> tuple[list[Plot], list[str]]:
 
     plots: list[Plot] = []
     notes: list[str] = []
-    rc = {"font.size": 9}
+    rc: Any = {"font.size": 9}  # matplotlib types rc keys as a Literal of every rcParam name
     if "text.parse_math" in matplotlib.rcParams:
         rc["text.parse_math"] = False  # model / subset names with '$' are text, not TeX
     with matplotlib.rc_context(rc):
