@@ -561,6 +561,10 @@ from .report.stats_cli import register as _register_stats  # noqa: E402 - compar
 
 _register_stats(app)
 
+from .builder.cli import app as _build_app  # noqa: E402 - sub-app: reasoneval build recipe|options|difficulty|...
+
+app.add_typer(_build_app, name="build")
+
 
 def main() -> None:
     from .store.errors import StoreError
