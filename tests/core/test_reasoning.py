@@ -223,3 +223,13 @@ def test_flags_override_settings_and_unknown_settings_are_refused(tmp_path: Path
     preset = presets_for(get("general365"))["paper"]
     got = preset.apply(GenParams(), {"temperature": 0.5, "seed": None})
     assert (got.temperature, got.top_p, got.reasoning_effort) == (0.5, 1.0, "high")
+
+
+def test_response_view_takes_separate_reasoning() -> None:
+    from reasoneval.runner.scoring import response_of
+
+    r = response_of(Completion("The answer is [[river]].", "stop", reasoning="first [[pear]]"))
+    assert (r.final, r.reasoning, r.truncated) == ("The answer is [[river]].", "first [[pear]]", False)
+    inline = response_of(Completion("<think>a</think> [[x]]", "stop"))
+    assert (inline.final, inline.reasoning) == ("[[x]]", "a")
+    assert response_of(Completion("", "length", reasoning="cut off")).truncated

@@ -71,6 +71,10 @@ class Response:
     truncated: bool  # cut by the token limit, or a reasoning section never closed
 
     @staticmethod
-    def of(text: str, finish_reason: str | None = None) -> Response:
-        final, reasoning = split_think(text)
-        return Response(text, final, reasoning, finish_reason == "length" or unclosed_think(text))
+    def of(text: str, finish_reason: str | None = None, reasoning: str | None = None) -> Response:
+        """``reasoning``: what the server returned apart from the answer (``Completion.reasoning``); it is
+        the reasoning, and ``text`` the answer (any inline ``<think>`` in it is still split off)."""
+        final, inline = split_think(text)
+        if reasoning:
+            inline = f"{reasoning}\n{inline}" if inline else reasoning
+        return Response(text, final, inline, finish_reason == "length" or unclosed_think(text))

@@ -13,7 +13,7 @@ from ..core.verdicts import Method
 
 
 def response_of(c: Completion) -> Response:
-    return Response.of(c.text, c.finish_reason)
+    return Response.of(c.text, c.finish_reason, c.reasoning)
 
 
 def score_completion(bench: Benchmark, item: Item, c: Completion, mode: str,
