@@ -83,7 +83,9 @@ def test_summarize_table2_layout() -> None:
     b = KorBench()
     rows = [_row(b, "operation", 0, "[[24]]"), _row(b, "operation", 1, "[[0]]"),
             _row(b, "counterfactual", 0, "[[A]]"), _row(b, "counterfactual", 1, "[[Z]]")]
-    (t,) = b.summarize(rows, "zero-shot")
+    t, *breakdowns = b.summarize(rows, "zero-shot")
+    assert [x.title for x in breakdowns] == ["KOR-Bench accuracy per rule tag (zero-shot)",
+                                             "KOR-Bench accuracy per rule (zero-shot)"]
     assert t.columns == ["Overall", "Operation", "Logic", "Cipher", "Puzzle", "Counterfactual"]
     assert t.rows == [["25.00", "50.00", "-", "-", "-", "0.00 (50.00)"]]
 

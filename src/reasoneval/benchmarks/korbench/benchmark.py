@@ -33,7 +33,7 @@ from reasoneval.core.hashing import sha256_text
 from reasoneval.core.registry import register
 from reasoneval.core.types import Item, Outcome, Prompt, Verdict
 
-from . import prompts, report
+from . import breakdown, prompts, report
 from .data import CATEGORIES, MIXED_SETS, KorData, Question, default_data
 from .items_file import FileQuestion, file_version, read_items_file
 from .mathexpr import VERDICT_BUDGET_S
@@ -232,7 +232,7 @@ class KorBench(Benchmark):
         cat = d["category"]
         j = finish(judge(text, item.gold, cat, d["rule_id"], d["idx"], self.policy,
                          raw_completion=mode in RAW_MODES))
-        detail: dict[str, Any] = {"scoring": self.policy.name}
+        detail: dict[str, Any] = {"scoring": self.policy.name, "rule_id": d["rule_id"]}
         if cat == "counterfactual":
             resp = text.split("\n### Question", 1)[0] if (mode in RAW_MODES and self.policy.stop_raw_completions) else text
             detail["real_life"] = real_life(resp, d["real_life_answer"], self.policy)
@@ -272,7 +272,38 @@ class KorBench(Benchmark):
         tables = [report.table2([((), cats)], title=f"korbench ({mode}, {self.policy.name} scoring)")]
         if mode in SC_MODES:
             tables.append(report.self_correction_table([((), rounds)], title=f"korbench ({mode}) rounds"))
-        return tables
+        return tables + breakdown.breakdown_tables(self._rule_results(rows), self._rule_info, mode)
+
+    def _rule_results(self, rows: list[ScoredRow]) -> list[breakdown.RuleResult]:
+        """(category, rule, correct) per scored category item; the rule from the verdict, else the data."""
+        out = []
+        for r in rows:
+            v = r.final.verdict
+            rid = v.detail.get("rule_id") if v is not None else None
+            if not isinstance(rid, str) or not rid:
+                rid = self._rule_of(r.subset, r.item_key.rpartition("/")[2])
+            if rid is not None:
+                out.append(breakdown.RuleResult(r.subset, rid, bool(v and v.correct)))
+        return out
+
+    def _rule_of(self, category: str, idx: str) -> str | None:
+        if category not in CATEGORIES:
+            return None
+        try:
+            from_file = self._items_file()
+            if from_file is not None:
+                fq = from_file.get(category, {}).get(idx)
+                return fq.question.rule_id if fq is not None else None
+            return self.data.question(category, idx).rule_id
+        except (KeyError, OSError, ValueError):
+            return None
+
+    def _rule_info(self, category: str, rule_id: str) -> breakdown.RuleInfo:
+        try:
+            rule = self.data.rule(category, rule_id)
+        except (KeyError, OSError, ValueError):
+            return breakdown.RuleInfo()
+        return breakdown.RuleInfo(rule.title, rule.tag)
 
     # -- versions and re-scoring --------------------------------------------------------------------
     def data_version(self) -> str:
