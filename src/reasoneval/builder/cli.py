@@ -142,3 +142,18 @@ def cap(
 ) -> None:
     """At most --max rows per subject (or --field), chosen with --seed."""
     run_step("cap", inp, out, {"max": max, "field": field, "seed": seed}, DEFAULT_STORE, 1, report)
+
+
+@app.command()
+def dedup(
+    inp: Annotated[Path, typer.Argument()],
+    out: Annotated[Path, typer.Argument()],
+    threshold: Annotated[float, typer.Option(help="cosine at or above which two rows are near-duplicates")] = 0.9,
+    against: Annotated[list[str] | None, typer.Option(help="JSONL file or benchmark[:subset] (repeatable)")] = None,
+    field: str = "question",
+    within: Annotated[bool, typer.Option(help="also within the set itself")] = True,
+    report: ReportOpt = None,
+) -> None:
+    """Drop near-duplicates within the set and against other sets (packaged MiniLM embeddings)."""
+    run_step("dedup", inp, out, {"threshold": threshold, "against": against or [], "field": field,
+                                 "within": within}, DEFAULT_STORE, 1, report)
