@@ -393,6 +393,22 @@ def render_leaderboard(views: list[RunView], labels: list[str]) -> str:
     return "".join(parts)
 
 
+def render_cross_run_tables(views: list[RunView]) -> str:
+    """Paper tables that span several runs (FineReason Table 3, R-Bench Tables 5-7, General365 Table 1 ...)."""
+    from .paper_tables import extra_tables
+
+    parts = []
+    for t in extra_tables(views):
+        head = "".join(f'<th data-col="{i}">{esc(c)}</th>' for i, c in enumerate(t.columns))
+        body = "".join("<tr>" + "".join(_td(x) for x in r) + "</tr>" for r in t.rows)
+        notes = "".join(f'<p class="note">{esc(n)}</p>' for n in t.notes)
+        parts.append(f'<div class="tablewrap"><h4>{esc(t.title)}</h4><table class="lb sortable"><thead><tr>{head}'
+                     f"</tr></thead><tbody>{body}</tbody></table>{notes}</div>")
+    if not parts:
+        return ""
+    return f'<section class="bench" id="lb-paper-tables"><h3>Paper tables across runs</h3>{"".join(parts)}</section>'
+
+
 # ---------------------------------------------------------------- plots / metadata
 
 def render_plots(plots: list[Plot], notes: list[str]) -> str:
@@ -631,7 +647,7 @@ by reasoneval {esc(__version__)}</p>
 <nav><a href="#leaderboard">Leaderboard</a><a href="#plots">Plots</a><a href="#items">Items</a><a href="#runs">Runs</a></nav>
 </header>
 <main>
-<section id="leaderboard"><h2>Leaderboard</h2>{render_leaderboard(views, labels)}</section>
+<section id="leaderboard"><h2>Leaderboard</h2>{render_leaderboard(views, labels)}{render_cross_run_tables(views)}</section>
 <section id="plots"><h2>Plots</h2>{render_plots(plots, plot_notes)}</section>
 <section id="items"><h2>Items</h2>
 <noscript><p class="note">The item browser needs JavaScript.</p></noscript>

@@ -68,9 +68,12 @@ def finereason_table3(views: Sequence[RunView]) -> Table | None:
 
 
 def extra_tables(views: Sequence[RunView]) -> list[Table]:
+    from .paper_tables_rbench import rbench_tables
+
     out = []
     for fn in (finereason_table3,):
         t = fn(views)
         if t is not None:
             out.append(t)
+    out += rbench_tables(views)  # R-Bench Tables 5-7 beside the paper
     return out
