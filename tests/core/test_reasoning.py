@@ -144,6 +144,7 @@ def test_reasoning_fields_streaming_and_controls_end_to_end(tmp_path: Path, make
     assert row["truncated %"] == 0.0
     assert "Thinking time by subset (s)" in tables and "Accuracy against reasoning tokens" in tables
     assert rep["runs"][0]["stats"]["mean_thinking_time_s"] >= 0.2
+    assert rep["runs"][0]["stats"]["items_reasoning_2000_plus"] == 0
     # the run id changes with the controls; without them it is another run
     p2 = _cli(*common, cwd=tmp_path)
     assert p2.returncode == 0, p2.stderr

@@ -63,6 +63,8 @@ def stats(rows: list[ScoredRow]) -> dict[str, Any]:
     return {"reasoning_tokens": sum(rt) if rt else None,
             "mean_reasoning_tokens": round(fmean(rt), 1) if rt else None,
             "mean_thinking_time_s": round(fmean(tt), 3) if tt else None,
+            # R-Bench kept the questions on which o1 reasoned for at least 2,000 tokens
+            "items_reasoning_2000_plus": sum(1 for x in rt if x >= 2000) if rt else None,
             "truncation_rate": round(sum(f["truncated"] for f in ok) / len(ok), 4) if ok else 0.0}
 
 
