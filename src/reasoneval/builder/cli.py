@@ -157,3 +157,19 @@ def dedup(
     """Drop near-duplicates within the set and against other sets (packaged MiniLM embeddings)."""
     run_step("dedup", inp, out, {"threshold": threshold, "against": against or [], "field": field,
                                  "within": within}, DEFAULT_STORE, 1, report)
+
+
+@app.command()
+def translate(
+    inp: Annotated[Path, typer.Argument()],
+    out: Annotated[Path, typer.Argument(help="translated rows (e.g. rbench-t_zh.jsonl)")],
+    model: Annotated[str, typer.Option(help="translating model")],
+    to: Annotated[str, typer.Option(help="en | zh")] = "zh",
+    back_model: Annotated[str | None, typer.Option(help="model of the back-translation (default: --model)")] = None,
+    threshold: Annotated[float, typer.Option(help="round-trip similarity a translation needs")] = 0.8,
+    on_fail: Annotated[str, typer.Option(help="drop | keep (marked)")] = "drop",
+    store: StoreOpt = DEFAULT_STORE, concurrency: ConcOpt = 16, report: ReportOpt = None, param: ParamOpt = None,
+) -> None:
+    """Translate EN<->ZH with a model; round-trip consistency check (back-translation compared)."""
+    run_step("translate", inp, out, {"model": model, "to": to, "back_model": back_model, "threshold": threshold,
+                                     "on_fail": on_fail, **_extra(param)}, store, concurrency, report)
