@@ -260,6 +260,10 @@ def generic_tables(name: str, data: str | None = None) -> list[Table]:
 def dataset_tables(benchmark: str, data: str | None = None, outputs: Path | None = None) -> list[Table]:
     if benchmark == "korbench":
         return korbench_tables(data, outputs)
+    if benchmark == "general365":
+        from .dataset_stats_general365 import general365_tables
+
+        return general365_tables(data)
     return generic_tables(benchmark, data)
 
 

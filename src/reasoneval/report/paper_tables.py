@@ -68,6 +68,7 @@ def finereason_table3(views: Sequence[RunView]) -> Table | None:
 
 
 def extra_tables(views: Sequence[RunView]) -> list[Table]:
+    from .paper_tables_general365 import general365_tables
     from .paper_tables_rbench import rbench_tables
 
     out = []
@@ -76,4 +77,5 @@ def extra_tables(views: Sequence[RunView]) -> list[Table]:
         if t is not None:
             out.append(t)
     out += rbench_tables(views)  # R-Bench Tables 5-7 beside the paper
+    out += general365_tables(views)  # General365 Table 1, wide, beside the paper
     return out
