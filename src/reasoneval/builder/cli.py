@@ -173,3 +173,31 @@ def translate(
     """Translate EN<->ZH with a model; round-trip consistency check (back-translation compared)."""
     run_step("translate", inp, out, {"model": model, "to": to, "back_model": back_model, "threshold": threshold,
                                      "on_fail": on_fail, **_extra(param)}, store, concurrency, report)
+
+
+@app.command()
+def variants(
+    inp: Annotated[Path, typer.Argument(help="General365 seed rows (id, question, answer, answer_type, ...)")],
+    out: Annotated[Path, typer.Argument()],
+    model: Annotated[str, typer.Option(help="model that writes the variants")],
+    n: Annotated[int, typer.Option("--n", min=1, help="variants per seed")] = 3,
+    seed: int = 0,
+    keep_seeds: bool = False,
+    store: StoreOpt = DEFAULT_STORE, concurrency: ConcOpt = 16, report: ReportOpt = None, param: ParamOpt = None,
+) -> None:
+    """General365: N model-written variants per seed (select with difficulty and dedup, e.g. in a recipe)."""
+    run_step("variants", inp, out, {"model": model, "n": n, "seed": seed, "keep_seeds": keep_seeds,
+                                    **_extra(param)}, store, concurrency, report)
+
+
+@app.command("kor-mixed")
+def kor_mixed(
+    out: Annotated[Path, typer.Argument(help="e.g. mixed/Multi-Q.jsonl")],
+    set_name: Annotated[str, typer.Option("--set", help="Multi-Q | Multi-R | Multi-RQ")] = "Multi-Q",
+    n: Annotated[int, typer.Option("--n", min=1)] = 100,
+    seed: int = 0,
+    data: Annotated[str | None, typer.Option(help="KOR-Bench data root (default: packaged)")] = None,
+    report: ReportOpt = None,
+) -> None:
+    """A new KOR-Bench mixed set (Multi-Q/R/RQ) drawn with a seed."""
+    run_step("kor-mixed", None, out, {"set": set_name, "n": n, "seed": seed, "data": data}, DEFAULT_STORE, 1, report)

@@ -42,6 +42,6 @@ def step(name: str, params: type, help: str) -> Callable[[StepFn], StepFn]:
 
 def all_steps() -> dict[str, Step]:
     """Every step (importing the modules that define them)."""
-    from . import dedup, difficulty, options, reasoning, translate  # noqa: F401
+    from . import dedup, difficulty, kormixed, options, reasoning, translate, variants  # noqa: F401
 
     return STEPS
