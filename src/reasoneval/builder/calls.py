@@ -35,6 +35,8 @@ class Context:
     concurrency: int = 16
     progress: bool = False
     workdir: Path = Path("build-work")
+    #: relative file paths in step parameters are read from here (a recipe's folder); None: the working folder
+    base: Path | None = None
     #: run ids made or read by the steps so far (for the manifest)
     runs: list[dict[str, Any]] = field(default_factory=list)
 

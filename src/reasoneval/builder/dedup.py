@@ -138,7 +138,7 @@ def dedup(rows: list[Row], p: DedupParams, ctx: Context) -> StepResult:
     texts = [str(r.get(p.field) or "") for r in rows]
     outside: dict[str, str] = {}
     for ref in p.against:
-        outside.update(outside_texts(ref, p.field))
+        outside.update(outside_texts(ref, p.field, ctx.base))
     got = near_duplicates(ids, texts, p.threshold, p.within, outside) if rows else {"drop": {}, "nearest": {}}
     drop, nearest = got["drop"], got["nearest"]
     by_id = dict(zip(ids, texts, strict=True))

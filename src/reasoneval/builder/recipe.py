@@ -98,7 +98,7 @@ def run_recipe(path: Path, out: Path | None = None, store: Path | None = None, c
         src = base / str(_expand(doc["input"]))
         rows = read_rows(src)
         inputs[str(src)] = file_sha256(src)
-    ctx = Context(store=store, concurrency=concurrency, progress=progress, workdir=out / "work")
+    ctx = Context(store=store, concurrency=concurrency, progress=progress, workdir=out / "work", base=base)
     steps = all_steps()
     manifest: dict[str, Any] = {
         "recipe": {"path": str(path), "sha256": file_sha256(path), "name": doc.get("name")},
