@@ -291,3 +291,14 @@ def test_second_run_process_on_the_same_run_refuses(tmp_path: Path, make_server)
     pairs = con.execute("SELECT c.text, v.extracted FROM verdicts v JOIN completions c "
                         "USING (run_id, item_key, sample, turn)").fetchall()
     assert len(pairs) == 50 and all(double_brackets(t) == x for t, x in pairs)
+
+
+def test_soak_every_fault_kind_at_20_percent(tmp_path: Path) -> None:
+    """1,250 items, 20% of prompts with one of 11 fault kinds (429, 500, 60 s hang, malformed, no choices, 400,
+    401 echoing the key, cross-host redirect, lone surrogate, empty answer, SymPy-style bomb); figures: bench/soak.py."""
+    from reasoneval.testing.soak import FAULTS, soak
+
+    r = soak(tmp_path, 1250, 0.2)
+    assert (r.lost, r.duplicated, r.misscored, r.secret_leaks) == (0, 0, 0, 0), r.line()
+    assert all(r.server.get(k, 0) > 0 for k in FAULTS), r.server
+    assert 0 < r.errors < 1250 * 0.2 and r.seconds < 120, r.line()

@@ -1,0 +1,33 @@
+"""Soak: 1,250 items against the fake server with every fault kind at 20%, vs the fault-free run.
+
+    python bench/soak.py [--n 1250] [--rate 0.2] [--concurrency 32]
+
+Prints both runs' wall time and the audit (lost / duplicated / mis-scored must all be 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+
+from reasoneval.testing.soak import soak
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=1250)
+    ap.add_argument("--rate", type=float, default=0.2)
+    ap.add_argument("--concurrency", type=int, default=32)
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        base = soak(Path(tmp), a.n, 0.0, a.concurrency)
+        print(f"fault-free: {base.line()}")
+        hot = soak(Path(tmp), a.n, a.rate, a.concurrency)
+        print(f"faults {a.rate:.0%}: {hot.line()}")
+        print(f"  server: {dict(sorted(hot.server.items()))}")
+        print(f"  slowdown: {hot.seconds / base.seconds:.2f}x the fault-free time")
+
+
+if __name__ == "__main__":
+    main()
