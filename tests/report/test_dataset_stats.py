@@ -72,8 +72,21 @@ def test_stats_cli_json() -> None:
     r = CliRunner().invoke(app, ["stats", "korbench", "--json"])
     assert r.exit_code == 0, r.output
     titles = [t["title"] for t in json.loads(r.stdout)]
-    assert [x.split(":")[0] for x in titles] == ["KOR-Bench Table 1", "KOR-Bench Table 4", "KOR-Bench Table 6",
-                                                 "KOR-Bench Table 7"]
+    assert [x.split(":")[0] for x in titles] == ["KOR-Bench Table 1", "KOR-Bench Table 4", "KOR-Bench Table 5",
+                                                 "KOR-Bench Table 6", "KOR-Bench Table 7"]
+
+
+def test_kor_table5_formats_with_release_answers() -> None:
+    from reasoneval.report.kor_answer_formats import kor_table5
+
+    t = kor_table5()
+    assert [r[0] for r in t.rows] == ["NR", "ME", "TR", "MC", "SD"]
+    by = {r[0]: r for r in t.rows}
+    assert by["MC"][1:4] == ["Multiple Choice", "An answer format in which one of a set of multiple choices is "
+                             "selected as the answer.", "[[A]], [[B]], [[C]]"]
+    assert sum(r[4] for r in t.rows) == 1250  # every release answer read as exactly one format
+    assert by["TR"][4] >= 250 and by["MC"][4] >= 250  # all of Cipher; all of Counterfactual
+    assert by["MC"][5].startswith("logic ") or by["MC"][5].startswith("counterfactual ")
 
 
 def test_stats_generic_counts_items_per_subset() -> None:

@@ -205,7 +205,9 @@ def kor_table7(data: str | None = None, outputs: Path | None = None, model: str 
 
 
 def korbench_tables(data: str | None = None, outputs: Path | None = None) -> list[Table]:
-    return [kor_table1(data), kor_table4(data), kor_table6(data), kor_table7(data, outputs)]
+    from .kor_answer_formats import kor_table5
+
+    return [kor_table1(data), kor_table4(data), kor_table5(data), kor_table6(data), kor_table7(data, outputs)]
 
 
 # ---------------------------------------------------------------- other benchmarks

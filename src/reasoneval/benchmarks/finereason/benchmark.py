@@ -42,6 +42,7 @@ from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from . import prompts as P
 from . import tasks
 from .data import DATA_DIR, LABELS, QUESTION_INPUTS, STATE_INPUTS, load_questions, load_states
+from .empty_cells import RANDOM_SC, empty_cells_table
 from .engines import PUZZLES
 from .engines.game24 import Game24Engine
 from .engines.graphcoloring import GraphColoringEngine
@@ -139,6 +140,16 @@ def _puzzle_order(name: str) -> tuple[int, str]:
 
 def _pct(num: float, den: float) -> float | None:
     return round(100.0 * num / den, 2) if den else None
+
+
+
+
+def sudoku_empty_cells(data: Mapping[str, Any]) -> int | None:
+    """Empty cells (0) of a Sudoku state's current grid; None when the record has no 9x9 grid."""
+    grid = (data.get("inputs") or {}).get("current") if isinstance(data.get("inputs"), dict) else None
+    if not isinstance(grid, list) or not all(isinstance(r, list) for r in grid):
+        return None
+    return sum(1 for r in grid for x in r if x == 0 or x == "0")
 
 
 @register("finereason")
@@ -240,6 +251,8 @@ class FineReason(Benchmark):
         if mode != E2E:
             detail["depth"] = item.data.get("depth")
             detail["status"] = item.data["outputs"].get("current_status")
+            if puzzle == "sudoku":  # paper Fig. 5: accuracy against the state's empty cells
+                detail["empty_cells"] = sudoku_empty_cells(item.data)
         return Verdict(outcome, v.extracted, v.method, detail)
 
     def _sc_policy(self, v: tasks.Verdict, text: str) -> tasks.Verdict:
@@ -270,6 +283,9 @@ class FineReason(Benchmark):
             diff = scoring_diff_table(f"{title} official vs corrected extraction", groups, self.opts.scoring)
             if diff is not None:
                 tables.append(diff)
+            fig5 = empty_cells_table(by.get("sudoku", []), f"{title} Sudoku accuracy by empty cells (Fig. 5)")
+            if fig5 is not None:
+                tables.append(fig5)
         elif mode == ST:
             tables = [self._st_table(title, groups), self._error_table(f"{title} error types", groups)]
         else:
@@ -302,9 +318,12 @@ class FineReason(Benchmark):
             prec = round(100 * m.precision, 2) if m.tp + m.fp else None  # undefined: no positive prediction
             rec = round(100 * m.recall, 2) if m.tp + m.fn else None  # undefined: no unsolvable state
             f1 = round(100 * m.f1, 2) if prec is not None and rec is not None else None
-            out.append([name, n, _pct(correct, n - errors), prec, rec, f1, unans, errors])
-        return Table(title, ["puzzle", "n", "accuracy", "precision", "recall", "f1", "unextractable", "errors"],
-                     out, ["precision / recall / F1 with Unsolvable as the positive class (paper Tables 4, 9); "
+            out.append([name, n, _pct(correct, n - errors), RANDOM_SC, prec, rec, f1, unans, errors])
+        return Table(title, ["puzzle", "n", "accuracy", "random", "precision", "recall", "f1", "unextractable",
+                             "errors"],
+                     out, ["random: the accuracy of a uniform Solvable/Unsolvable guess (50%, whatever the labels' "
+                           "balance; the released state sets are balanced, so always guessing one label also gets 50%)",
+                           "precision / recall / F1 with Unsolvable as the positive class (paper Tables 4, 9); "
                            "an unextracted answer is wrong and never a positive prediction; empty where undefined",
                            "accuracy excludes failed model calls (errors); overall pools all items"])
 
@@ -325,7 +344,9 @@ class FineReason(Benchmark):
         return Table(title, ["puzzle", "n", "accuracy", "acc. solvable", "acc. unsolvable", "unextractable",
                              "errors"], out,
                      ["correct: a valid unexplored child at a solvable state, the parent at an unsolvable "
-                      "state (ground-truth labels are given in the prompt; paper Fig. 4a splits by label)"])
+                      "state (ground-truth labels are given in the prompt; paper Fig. 4a splits by label)",
+                      "random baseline: none is defined (a move is free text over an open move space; the paper "
+                      "gives none for state transition)"])
 
     def _error_table(self, title: str, groups: list[tuple[str, list[Verdict | None]]]) -> Table:
         out = []
@@ -354,7 +375,8 @@ class FineReason(Benchmark):
             n, correct, unans, errors = self._counts(vs)
             out.append([name, n, _pct(correct, n - errors), unans, errors])
         return Table(title, ["puzzle", "n", "accuracy", "unextractable", "errors"], out,
-                     ["paper Table 2 (o1): sudoku 0, graphcoloring 78.4, game24 54.1, gridpuzzle 45.7"])
+                     ["paper Table 2 (o1): sudoku 0, graphcoloring 78.4, game24 54.1, gridpuzzle 45.7",
+                      "random baseline: about 0 (a uniformly random full answer is almost never a solution)"])
 
     @staticmethod
     def _depth_table(title: str, puzzles: list[str], by: dict[str, list[Verdict | None]]) -> Table:

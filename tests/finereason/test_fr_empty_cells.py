@@ -1,0 +1,41 @@
+"""FineReason Fig. 5 (Sudoku state checking by empty cells) and the random baseline, on released states."""
+
+from __future__ import annotations
+
+from reasoneval.benchmarks.finereason.benchmark import SC, FineReason, sudoku_empty_cells
+from reasoneval.benchmarks.finereason.empty_cells import empty_cells_table
+from reasoneval.core.benchmark import ScoredRow, Turn
+from reasoneval.core.types import Completion, Outcome, Prompt, Verdict
+
+
+def test_verdicts_carry_empty_cells_and_the_table_bands_them() -> None:
+    b = FineReason()
+    items = b.load("sudoku", SC)[:40]
+    rows, want = [], {}
+    for it in items:
+        text = "Answer: (A)" if it.gold == "Solvable" else "Answer: (B)"
+        if sudoku_empty_cells(it.data) % 2:  # odd empty counts answered wrongly
+            text = "Answer: (B)" if it.gold == "Solvable" else "Answer: (A)"
+        v = b.score(it, text, SC)
+        e = sum(1 for r in it.data["inputs"]["current"] for x in r if x == 0)
+        assert v.detail["empty_cells"] == e and v.correct == (e % 2 == 0)
+        want.setdefault(f"{e // 10 * 10}-{e // 10 * 10 + 9}", []).append(e % 2 == 0)
+        rows.append(ScoredRow(it.key, it.subset, 0, [Turn(Prompt.chat("q"), Completion(text), v)]))
+    tables = {t.title: t for t in b.summarize(rows, SC)}
+    t = tables["finereason (state-checking) Sudoku accuracy by empty cells (Fig. 5)"]
+    assert t.columns == ["empty cells", "n", "correct", "incorrect", "accuracy", "random"]
+    got = {r[0]: r for r in t.rows}
+    assert set(got) == set(want)
+    for k, oks in want.items():
+        assert got[k][1:5] == [len(oks), sum(oks), len(oks) - sum(oks), round(100 * sum(oks) / len(oks), 2)]
+        assert got[k][5] == 50.0
+    assert "Mean empty cells: correct" in t.notes[0]
+    sc = tables["finereason (state-checking)"]
+    assert sc.columns[3] == "random" and all(r[3] == 50.0 for r in sc.rows)
+
+
+def test_no_table_without_counts_and_errors_left_out() -> None:
+    assert empty_cells_table([Verdict(Outcome.CORRECT, "Solvable", "m", {})], "t") is None
+    t = empty_cells_table([Verdict(Outcome.CORRECT, "Solvable", "m", {"empty_cells": 12}),
+                           Verdict(Outcome.ERROR, None, "error", {"empty_cells": 12})], "t")
+    assert t is not None and t.rows == [["10-19", 1, 1, 0, 100.0, 50.0]]
