@@ -39,3 +39,21 @@ def test_no_table_without_counts_and_errors_left_out() -> None:
     t = empty_cells_table([Verdict(Outcome.CORRECT, "Solvable", "m", {"empty_cells": 12}),
                            Verdict(Outcome.ERROR, None, "error", {"empty_cells": 12})], "t")
     assert t is not None and t.rows == [["10-19", 1, 1, 0, 100.0, 50.0]]
+
+
+def test_official_state_checking_reads_the_raw_output_through_the_runner() -> None:
+    """The runner hands scorers the final text (<think> removed); official SC scoring must see it all."""
+    from reasoneval.core.types import Completion as C
+    from reasoneval.runner.scoring import score_completion
+
+    item = next(i for i in FineReason().load("sudoku", SC) if i.gold == "Solvable")
+    text = "<think>Looks stuck. (B)</think>\nAnswer: Solvable"
+    off = FineReason()
+    off.configure({"scoring": "official"})
+    v = score_completion(off, item, C(text, "stop"), SC)
+    assert v.extracted == "Unsolvable" and not v.correct  # the official reader sees "(B)" inside the reasoning
+    assert v.detail["other_scoring"] == "Solvable"
+    cor = FineReason()
+    cor.configure({"scoring": "corrected"})
+    v2 = score_completion(cor, item, C(text, "stop"), SC)
+    assert v2.extracted == "Solvable" and v2.correct and v2.detail["other_scoring"] == "Unsolvable"

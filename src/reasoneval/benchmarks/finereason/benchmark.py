@@ -38,6 +38,7 @@ from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
 from ...core.errors import DataError
 from ...core.hashing import hash_files, sha256_text
 from ...core.registry import register
+from ...core.response import Response
 from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from . import prompts as P
 from . import tasks
@@ -229,12 +230,20 @@ class FineReason(Benchmark):
         return Prompt.chat(tasks.build_prompt(item.subset, TASK_OF[mode], item.data, self.prompt_options))
 
     def score(self, item: Item, text: str, mode: str) -> Verdict:
+        return self._score(item, text, mode, text)
+
+    def score_response(self, item: Item, response: Response, mode: str) -> Verdict:
+        """As ``score`` on the final text, except that the official state-checking reading gets the raw output,
+        ``<think>`` sections included: the official ``get_answer`` strips nothing."""
+        return self._score(item, response.final, mode, response.raw)
+
+    def _score(self, item: Item, text: str, mode: str, raw: str) -> Verdict:
         puzzle = item.subset
         task = TASK_OF[mode]
         kwargs = {"strict": self.strict} if mode == ST else {}
         v = tasks.score(puzzle, task, item.data, text, **kwargs)
         if mode == SC:
-            v = self._sc_policy(v, text)
+            v = self._sc_policy(v, raw)
         detail = dict(v.detail)
         error_type = detail.pop("error", None)
         if mode == SC and v.extracted is None:
@@ -255,12 +264,13 @@ class FineReason(Benchmark):
                 detail["empty_cells"] = sudoku_empty_cells(item.data)
         return Verdict(outcome, v.extracted, v.method, detail)
 
-    def _sc_policy(self, v: tasks.Verdict, text: str) -> tasks.Verdict:
+    def _sc_policy(self, v: tasks.Verdict, raw: str) -> tasks.Verdict:
         """State checking under ``-O scoring``: the chosen reading, with the other one's label kept in
-        ``detail["other_scoring"]`` so the two can be diffed (``scoring_diff``) without re-asking."""
+        ``detail["other_scoring"]`` so the two can be diffed (``scoring_diff``) without re-asking. The official
+        reading is of ``raw``, the output as the model returned it (reasoning sections not removed)."""
         from .score_official import extract_sc_official
 
-        off, off_method = extract_sc_official(text)
+        off, off_method = extract_sc_official(raw)
         gold = v.detail.get("gold")
         if self.opts.scoring == "official":
             return tasks.Verdict(off == gold, off, off_method, {**v.detail, "other_scoring": v.extracted})
@@ -430,9 +440,8 @@ class FineReason(Benchmark):
         forced = options.get("mode") or options.get("task")
         try:
             forced_mode = normalize_mode(forced) if forced else None
-        except ValueError as e:
-            yield DataError(str(e))
-            return
+        except ValueError as e:  # a wrong option, not a bad row
+            raise OptionError(str(e)) from None
         files = list(_rescore_files(paths))
         if not files:
             yield DataError("no .jsonl/.json files found in " + ", ".join(paths))
