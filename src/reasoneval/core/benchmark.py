@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any, ClassVar
+from typing import Any, ClassVar
 
 from .errors import DataError
 from .options import BenchOptions
@@ -154,9 +154,32 @@ class Benchmark(ABC):
         return {"id": row.item.id, "correct": decided(verdict), "extracted": verdict.extracted,
                 "method": str(verdict.method)}
 
-    def rescore_batch(self, paths: list[str], jsonl: bool, options: Mapping[str, Any], out: IO[str],
-                      err: IO[str]) -> int | None:
-        """Optional hook for a benchmark with its own batched pipeline; None: use the runner's path."""
+    def batch_scorer(self) -> BatchScorer | None:
+        """Optional hook for re-scoring many outside completions at once (KOR-Bench: SymPy comparisons
+        scheduled on the worker pool while the rest is read). None: the runner calls ``score_response``."""
+        return None
+
+    def summarize_outside(self, groups: list[tuple[str, str, list[ScoredRow]]]) -> list[Table]:
+        """Tables for re-scored outside completions, grouped as ``(source, mode, rows)`` (``source``: where the
+        completions came from, e.g. the model named in a file name). Default: ``summarize`` per mode."""
+        by_mode: dict[str, list[ScoredRow]] = {}
+        for _, mode, rows in groups:
+            by_mode.setdefault(mode, []).extend(rows)
+        return [t for mode, rows in by_mode.items() for t in self.summarize(rows, mode)]
+
+    def diff_reason(self, row: OutsideRow, final_text: str) -> str:
+        """Why this row's verdict differs between the values of the ``scoring`` option (``rescore --diff``)."""
+        return ""
+
+
+class BatchScorer(ABC):
+    """Scores a batch of outside completions: ``submit`` starts one verdict and returns the function that
+    finishes it; the runner submits every row before finishing any, then calls ``close``."""
+
+    @abstractmethod
+    def submit(self, item: Item, response: Response, mode: str) -> Callable[[], Verdict]: ...
+
+    def close(self) -> None:
         return None
 
 
@@ -173,6 +196,8 @@ class OutsideRow:
 
     item: Item
     mode: str
-    completion: Completion
+    completion: Completion  # the final turn
     where: str = ""  # file:line, for messages
     sample: int = 0
+    source: str = ""  # where the completion came from (e.g. the model named in the file name), for tables
+    earlier: list[Completion] = field(default_factory=list)  # earlier turns of a multi-turn protocol, in order

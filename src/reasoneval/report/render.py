@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table as RichTable
 
 from ..core.benchmark import Table
@@ -30,20 +31,21 @@ def to_terminal(tables: list[Table], console: Console | None = None) -> None:
     word, and the console is made wide enough for that (a narrow terminal soft-wraps whole lines)."""
     for t in tables:
         cells = [[_cell(x) for x in r] for r in t.rows]
-        rt = RichTable(title=t.title, title_justify="left")
+        # titles, headers, cells and notes are text, not Rich markup ("[official scoring]", "[[A]]")
+        rt = RichTable(title=escape(t.title), title_justify="left")
         needed = 4
         for i, c in enumerate(t.columns):
             w = max([_longest_word(c), *(_longest_word(r[i]) for r in cells if i < len(r))])
-            rt.add_column(c, min_width=w, overflow="fold")
+            rt.add_column(escape(c), min_width=w, overflow="fold")
             needed += w + 3
         for r in cells:
-            rt.add_row(*r)
+            rt.add_row(*(escape(x) for x in r))
         con = console or Console()
         if con.width < needed and console is None:
             con = Console(width=needed)
         con.print(rt)
         for n in t.notes:
-            con.print(f"  [dim]{n}[/dim]")
+            con.print(f"  [dim]{escape(n)}[/dim]")
 
 
 def _md(x: Any) -> str:

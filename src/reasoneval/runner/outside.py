@@ -4,74 +4,130 @@ A benchmark supplies only an adapter, ``outside_rows(paths, options)``, that tur
 :class:`~reasoneval.core.benchmark.OutsideRow` (item, mode, completion) — or a ``DataError`` for a row it
 cannot use — and, optionally, ``outside_json(row, verdict)`` for its JSON-lines fields. This module owns the
 rest, exactly as a run does: the response view, scoring, the judge (batched, bounded concurrency),
-summarising (``summarize``) and rendering. A benchmark with its own batched pipeline (KOR-Bench's SymPy
-scheduling) overrides ``rescore_batch`` instead.
+summarising (``summarize_outside``, by default ``summarize`` per mode), rendering and ``--diff`` (the rows
+whose verdict differs between the two values of a ``scoring`` option, with the benchmark's ``diff_reason``).
+A benchmark whose scoring is cheaper in bulk (KOR-Bench schedules SymPy on the worker pool while the rest
+is read) supplies a ``batch_scorer``; the verdicts are the same.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
+import gc
 import json
 import sys
+import typing
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import IO, Any
 
-from ..core.benchmark import Benchmark, OutsideRow, ScoredRow, Turn
-from ..core.errors import DataError
+from ..core.benchmark import Benchmark, OutsideRow, ScoredRow, Turn, decided
+from ..core.errors import DataError, OptionError
 from ..core.types import Completion, GenParams, Outcome, Prompt, Verdict
 from ..core.verdicts import Method
-from .scoring import judged_verdict, response_of, score_completion
+from .scoring import judged_verdict, response_of, score_later
 
 JUDGE_PARAMS = GenParams(max_tokens=1024, temperature=0.0)
 
 
 def rescore_outside(bench: Benchmark, paths: list[str], jsonl: bool, options: dict[str, Any],
                     out: IO[str] | None = None, err: IO[str] | None = None) -> int:
-    """Score, judge, summarise, render. Returns 0, 1 when any row was bad, 2 when there was nothing."""
+    """Score, judge, summarise, render. Returns 0, 1 when any row was bad, 2 when there was nothing
+    (or an option was wrong)."""
     out = out or sys.stdout
     err = err or sys.stderr
-    batch = bench.rescore_batch(paths, jsonl, options, out, err)
-    if batch is not None:
-        return batch
-    rows: list[OutsideRow] = []
-    bad = 0
-    for got in bench.outside_rows(paths, options):
-        if isinstance(got, DataError):
-            print(f"error: {got}", file=err)
-            bad += 1
-        else:
-            rows.append(got)
-    if not rows:
-        if not bad:
-            print(f"error: no rows found in {', '.join(paths)}", file=err)
+    try:
+        got = score_outside(bench, bench.outside_rows(paths, options), options)
+    except OptionError as e:
+        print(f"error: {e}", file=err)
         return 2
-    verdicts = _score_all(bench, rows, options.get("judge"), int(options.get("judge_concurrency") or 16))
-    by_mode: dict[str, list[ScoredRow]] = defaultdict(list)
-    for row, v in zip(rows, verdicts, strict=True):
-        if jsonl:
-            out.write(json.dumps(bench.outside_json(row, v), ensure_ascii=False) + "\n")
-        by_mode[row.mode].append(ScoredRow(row.item.key, row.item.subset, row.sample,
-                                           [Turn(Prompt(), row.completion, v)]))
-    if not jsonl:
+    for bad in got.errors:
+        print(f"error: {bad}", file=err)
+    if not got.rows:
+        if not got.errors:
+            print(f"error: no rows found in {', '.join(paths)}", file=err)
+        return 1 if got.errors else 2
+    if jsonl:
+        for row, vs in zip(got.rows, got.verdicts, strict=True):
+            out.write(json.dumps(bench.outside_json(row, vs[-1]), ensure_ascii=False) + "\n")
+    else:
         from rich.console import Console
 
         from ..report.render import to_terminal
 
-        tables = [t for mode, rs in by_mode.items() for t in bench.summarize(rs, mode)]
-        to_terminal(tables, Console(file=out) if out is not sys.stdout else None)
-    print(f"{bench.name} rescore: {len(rows)} row(s) scored, {bad} bad row(s)", file=err)
-    return 1 if bad else 0
+        to_terminal(bench.summarize_outside(got.groups()),
+                    Console(file=out, width=240) if out is not sys.stdout else None)
+    if options.get("diff"):
+        _diff(bench, got, options, err if jsonl else out)
+    print(f"{bench.name} rescore: {len(got.rows)} row(s) scored, {len(got.errors)} bad row(s)", file=err)
+    return 1 if got.errors else 0
 
 
-def _score_all(bench: Benchmark, rows: list[OutsideRow], judge: Any, concurrency: int) -> list[Verdict]:
-    verdicts: list[Verdict] = []
+@dataclass
+class OutsideScores:
+    """Scored outside rows: one verdict per turn (earlier turns first), and the rows that were unusable."""
+
+    rows: list[OutsideRow] = field(default_factory=list)
+    verdicts: list[list[Verdict]] = field(default_factory=list)
+    errors: list[DataError] = field(default_factory=list)
+
+    def scored(self, i: int) -> ScoredRow:
+        row = self.rows[i]
+        turns = [Turn(Prompt(), c, v) for c, v in
+                 zip([*row.earlier, row.completion], self.verdicts[i], strict=True)]
+        return ScoredRow(row.item.key, row.item.subset, row.sample, turns)
+
+    def groups(self) -> list[tuple[str, str, list[ScoredRow]]]:
+        """``(source, mode, rows)`` in first-seen order."""
+        by: dict[tuple[str, str], list[ScoredRow]] = defaultdict(list)
+        for i, row in enumerate(self.rows):
+            by[(row.source, row.mode)].append(self.scored(i))
+        return [(src, mode, rs) for (src, mode), rs in by.items()]
+
+
+def score_outside(bench: Benchmark, rows: Iterable[OutsideRow | DataError], options: Mapping[str, Any]
+                  ) -> OutsideScores:
+    """Every turn of every row through the response view and the scorer — batched when the benchmark has a
+    batch scorer (work is started as rows are read, finished at the end) — then the judge on final turns."""
+    got = OutsideScores()
+    batch = bench.batch_scorer()
+    pending: list[list[Callable[[], Verdict]]] = []
+    # Bulk JSON decoding allocates millions of acyclic objects; the cyclic collector would repeatedly traverse
+    # them for nothing (reference counting frees them), so it is paused while the rows are read.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for row in rows:
+            if isinstance(row, DataError):
+                got.errors.append(row)
+                continue
+            got.rows.append(row)
+            pending.append([score_later(bench, batch, row.item, c, row.mode)
+                            for c in (*row.earlier, row.completion)])
+        got.verdicts = [[f() for f in fs] for fs in pending]
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+        if batch is not None:
+            batch.close()
+    finals = _judge(bench, got.rows, [vs[-1] for vs in got.verdicts], options.get("judge"),
+                    int(options.get("judge_concurrency") or 16))
+    for vs, v in zip(got.verdicts, finals, strict=True):
+        vs[-1] = v
+    return got
+
+
+def _judge(bench: Benchmark, rows: list[OutsideRow], verdicts: list[Verdict], judge: Any,
+           concurrency: int) -> list[Verdict]:
+    verdicts = list(verdicts)
     pending: list[tuple[int, Prompt]] = []
     views = []
     for i, row in enumerate(rows):
         r = response_of(row.completion)
         views.append(r)
-        v = score_completion(bench, row.item, row.completion, row.mode, r)
-        verdicts.append(v)
+        v = verdicts[i]
         if row.completion.error is None and v.method != Method.TRUNCATED:
             jp = bench.judge_prompt(row.item, r.final, row.mode)
             if jp is not None:
@@ -89,6 +145,38 @@ def _score_all(bench: Benchmark, rows: list[OutsideRow], judge: Any, concurrency
         if judge is not None:
             asyncio.run(_close(judge))
     return verdicts
+
+
+def scoring_values(bench: Benchmark) -> tuple[str, ...]:
+    """The allowed values of the benchmark's ``scoring`` option (e.g. ``official``, ``corrected``), if any."""
+    hint = typing.get_type_hints(bench.Options).get("scoring")
+    return tuple(str(a) for a in typing.get_args(hint)) if typing.get_origin(hint) is typing.Literal else ()
+
+
+def _diff(bench: Benchmark, got: OutsideScores, options: Mapping[str, Any], stream: IO[str]) -> None:
+    """``--diff``: the rows whose verdict differs between the two values of the ``scoring`` option."""
+    values = scoring_values(bench)
+    if len(values) != 2:
+        print(f"--diff: {bench.name} has no two-valued scoring option", file=stream)
+        return
+    current = str(bench.options.to_json().get("scoring"))
+    other = copy.copy(bench)
+    other.configure({"scoring": values[1] if current == values[0] else values[0]})
+    again = score_outside(other, got.rows, {**options, "judge": None})
+    a, b = values
+    first, second = (got, again) if current == a else (again, got)
+    lines = []
+    for i, row in enumerate(got.rows):
+        va, vb = first.verdicts[i][-1], second.verdicts[i][-1]
+        if decided(va) == decided(vb):
+            continue
+        arrow = f"{'correct' if va.correct else 'wrong'} -> {'correct' if vb.correct else 'wrong'}"
+        reason = bench.diff_reason(row, response_of(row.completion).final)
+        lines.append(f"{row.source}\t{row.item.subset}\t{row.mode}\t{row.item.id}\t{arrow}\t"
+                     f"{a}={va.extracted!r} {b}={vb.extracted!r}\t{reason}")
+    print(f"{a} vs {b}: {len(lines)} disagreements in {len(got.rows)} items", file=stream)
+    for line in lines:
+        print(line, file=stream)
 
 
 async def _judge_all(judge: Any, prompts: list[Prompt], concurrency: int) -> list[Completion]:

@@ -6,7 +6,9 @@ the judge both get that view (``run``, ``score`` and ``rescore`` all come throug
 
 from __future__ import annotations
 
-from ..core.benchmark import Benchmark
+from collections.abc import Callable
+
+from ..core.benchmark import BatchScorer, Benchmark
 from ..core.response import Response
 from ..core.types import Completion, Item, Outcome, Verdict
 from ..core.verdicts import Method
@@ -24,8 +26,38 @@ def score_completion(bench: Benchmark, item: Item, c: Completion, mode: str,
     try:
         v = bench.score_response(item, r, mode)
     except Exception as e:  # a scorer bug must not lose the run; it is recorded on the item
-        return Verdict(Outcome.UNANSWERABLE, method=Method.SCORER_ERROR,
-                       detail={"error": f"{e.__class__.__name__}: {e}"})
+        return _scorer_error(e)
+    return _viewed(v, r)
+
+
+def score_later(bench: Benchmark, batch: BatchScorer | None, item: Item, c: Completion, mode: str,
+                response: Response | None = None) -> Callable[[], Verdict]:
+    """``score_completion`` through a benchmark's batch scorer: starts the verdict now, returns its finisher."""
+    if batch is None or c.error is not None:
+        v = score_completion(bench, item, c, mode, response)
+        return lambda: v
+    r = response or response_of(c)
+    try:
+        done = batch.submit(item, r, mode)
+    except Exception as e:  # noqa: BLE001 - as in score_completion
+        err = _scorer_error(e)
+        return lambda: err
+
+    def finish() -> Verdict:
+        try:
+            return _viewed(done(), r)
+        except Exception as e:  # noqa: BLE001
+            return _scorer_error(e)
+
+    return finish
+
+
+def _scorer_error(e: Exception) -> Verdict:
+    return Verdict(Outcome.UNANSWERABLE, method=Method.SCORER_ERROR, detail={"error": f"{e.__class__.__name__}: {e}"})
+
+
+def _viewed(v: Verdict, r: Response) -> Verdict:
+    """The verdict as the response view allows: a cut-off output has no answer."""
     if r.truncated:
         return Verdict(Outcome.UNANSWERABLE, extracted=v.extracted, method=Method.TRUNCATED,
                        detail={**v.detail, "would_be": v.outcome.value, "scored_by": str(v.method)})

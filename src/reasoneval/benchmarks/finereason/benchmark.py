@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
-from ...core.errors import DataError
+from ...core.errors import DataError, OptionError
 from ...core.hashing import hash_files, sha256_text
 from ...core.registry import register
 from ...core.response import Response

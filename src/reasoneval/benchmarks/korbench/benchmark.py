@@ -24,28 +24,32 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from reasoneval.core.benchmark import Benchmark, ScoredRow, Table, Turn
+from reasoneval.core.benchmark import BatchScorer, Benchmark, OutsideRow, ScoredRow, Table, Turn
+from reasoneval.core.errors import DataError
 from reasoneval.core.hashing import sha256_text
 from reasoneval.core.registry import register
+from reasoneval.core.response import Response
 from reasoneval.core.types import Item, Outcome, Prompt, Verdict
+from reasoneval.scoring.latexcmp import LatexCanonicalizer, default_canonicalizer
 
 from . import breakdown, prompts, report
 from .data import CATEGORIES, MIXED_SETS, KorData, Question, default_data
 from .items_file import FileQuestion, file_version, read_items_file
-from .mathexpr import VERDICT_BUDGET_S
+from .mathexpr import VERDICT_BUDGET_S, schedule
 from .mixed import judge_mixed
 from .options import KorOptions
-from .rescore import run_cli
+from .outside import SUBQ, raw_rows
+from .outside_tables import latex_note, outside_tables
+from .score_corrected import explain
 from .score_corrected import policy as policy_named
-from .score_official import Judgement, ScoringPolicy, finish, judge, real_life
+from .score_official import Judgement, ScoringPolicy, apply_math, finish, judge, real_life
 from .selfcorrect import MAX_CALLS, RoundStats, conversation
 from .subquestions import TypeStats
 
-SUBQ = "cipher-subquestions"
 CATEGORY_MODES = ("zero-shot", "three-shot", "self-correction", "self-correction-with-needle",
                   "only-questions-zero-shot", "only-questions-three-shot")  # fmt: skip
 RAW_MODES = ("three-shot", "only-questions-three-shot")
@@ -100,8 +104,10 @@ class KorBench(Benchmark):
     default_mode = "zero-shot"
     Options = KorOptions
 
-    def __init__(self, scoring: str | None = None, data: KorData | None = None) -> None:
+    def __init__(self, scoring: str | None = None, data: KorData | None = None,
+                 lc: LatexCanonicalizer | None = None) -> None:
         self._given_data = data
+        self.lc = lc  # the SymPy canonicaliser (None: the process-wide default)
         self._version: str | None = None
         self._data: KorData | None = None
         self._file: dict[str, dict[str, FileQuestion]] | None = None
@@ -214,29 +220,51 @@ class KorBench(Benchmark):
 
     # -- scoring ------------------------------------------------------------------------------------
     def score(self, item: Item, text: str, mode: str) -> Verdict:
+        js, verdict = self.judgements(item, text, mode)
+        deadline = time.monotonic() + VERDICT_BUDGET_S  # one budget for the whole verdict
+        return verdict([finish(j, self.lc, deadline) for j in js])
+
+    def judgements(self, item: Item, text: str, mode: str, policy: ScoringPolicy | None = None
+                   ) -> tuple[list[Judgement], Callable[[list[Judgement]], Verdict]]:
+        """The judgements of one answer (SymPy comparisons may still be pending, see :mod:`.mathexpr`) and the
+        function that makes the verdict once they are finished."""
+        pol = policy or self.policy
         d = item.data
         if item.subset in MIXED_SETS:
             qs = [self.data.question(c, i) for c, i in d["questions"]]
-            ms = judge_mixed(text, qs, self.policy)
-            deadline = time.monotonic() + VERDICT_BUDGET_S  # one budget for the whole verdict
-            js = [finish(j, deadline=deadline) for j in ms.judgements]
-            n = sum(bool(j.correct) for j in js)
-            mixed_detail = {"parsed": ms.parsed, "n_correct": n, "n_questions": len(qs), "pass_rate": n / len(qs),
-                            "per_question": [bool(j.correct) for j in js]}
-            outcome = (Outcome.UNANSWERABLE if not ms.parsed
-                       else Outcome.CORRECT if n == len(qs) else Outcome.INCORRECT)
-            return Verdict(outcome, None, f"mixed[{self.policy.name}]", mixed_detail)
+            ms = judge_mixed(text, qs, pol)
+
+            def mixed(js: list[Judgement]) -> Verdict:
+                n = sum(bool(j.correct) for j in js)
+                detail = {"parsed": ms.parsed, "n_correct": n, "n_questions": len(qs),
+                          "pass_rate": n / len(qs) if qs else 0.0, "per_question": [bool(j.correct) for j in js]}
+                outcome = (Outcome.UNANSWERABLE if not ms.parsed
+                           else Outcome.CORRECT if n == len(qs) else Outcome.INCORRECT)
+                return Verdict(outcome, None, f"mixed[{pol.name}]", detail)
+
+            return ms.judgements, mixed
         if item.subset == SUBQ:
-            j = judge(text, item.gold, "cipher", d["rule_id"], d["idx"], self.policy)
-            return _verdict(j, {"type": d["type"], "step": d["step"]})
+            j = judge(text, item.gold, "cipher", d["rule_id"], d["idx"], pol)
+            return [j], lambda js: _verdict(js[0], {"type": d["type"], "step": d["step"]})
         cat = d["category"]
-        j = finish(judge(text, item.gold, cat, d["rule_id"], d["idx"], self.policy,
-                         raw_completion=mode in RAW_MODES))
-        detail: dict[str, Any] = {"scoring": self.policy.name, "rule_id": d["rule_id"]}
-        if cat == "counterfactual":
-            resp = text.split("\n### Question", 1)[0] if (mode in RAW_MODES and self.policy.stop_raw_completions) else text
-            detail["real_life"] = real_life(resp, d["real_life_answer"], self.policy)
-        return _verdict(j, detail)
+        raw = mode in RAW_MODES
+        j = judge(text, item.gold, cat, d["rule_id"], d["idx"], pol, raw_completion=raw)
+        detail: dict[str, Any] = {"scoring": pol.name, "rule_id": d["rule_id"]}
+        if cat == "counterfactual" and d.get("real_life_answer") is not None:
+            resp = text.split("\n### Question", 1)[0] if (raw and pol.stop_raw_completions) else text
+            detail["real_life"] = real_life(resp, d["real_life_answer"], pol)
+        return [j], lambda js: _verdict(js[0], detail)
+
+    def batch_scorer(self) -> BatchScorer:
+        return KorBatch(self)
+
+    def diff_reason(self, row: OutsideRow, final_text: str) -> str:
+        """The fix(es) of corrected scoring that flip this answer's verdict."""
+        def correct_under(pol: ScoringPolicy) -> bool:
+            js, verdict = self.judgements(row.item, final_text, row.mode, pol)
+            return verdict([finish(j, self.lc) for j in js]).correct
+
+        return explain(correct_under)
 
     # -- summaries ----------------------------------------------------------------------------------
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
@@ -315,10 +343,48 @@ class KorBench(Benchmark):
     def prompt_version(self, mode: str) -> str:
         return sha256_text(prompts.version_text(mode))[:16]
 
-    def rescore_batch(self, paths: list[str], jsonl: bool, options: Mapping[str, Any], out: IO[str],
-                      err: IO[str]) -> int | None:
-        """Official raw-output files, scored in one batch: SymPy comparisons are scheduled on the sandboxed
-        canonicaliser while the rest is read (:mod:`.rescore`), with the runner's response view."""
-        opts = dict(options)
-        opts["scoring"] = opts.get("scoring") or self.policy.name
-        return run_cli(paths, jsonl, opts, out, err)
+    # -- completions made elsewhere (``reasoneval rescore korbench``) ---------------------------------
+    def outside_rows(self, paths: list[str], options: Mapping[str, Any]) -> Iterator[OutsideRow | DataError]:
+        """Official raw-output files (:mod:`.outside`); ``options["gold"]``: ``record`` (default) or ``data``."""
+        for _, row in raw_rows(paths, self.data, str(options.get("gold") or "record")):
+            yield row
+
+    def outside_json(self, row: OutsideRow, verdict: Verdict) -> dict[str, Any]:
+        category = "cipher" if row.item.subset == SUBQ else row.item.subset
+        return {"model": row.source, "category": category, "mode": row.mode, "idx": row.item.id,
+                "correct": verdict.correct, "real_life": verdict.detail.get("real_life")}
+
+    def summarize_outside(self, groups: list[tuple[str, str, list[ScoredRow]]]) -> list[Table]:
+        """The paper's layouts with a row per model (and mode): Tables 2 and 3, self-correction rounds,
+        cipher sub-steps; a note when LaTeX could not be parsed."""
+        tables = outside_tables(groups, self.policy.name)
+        note = latex_note(self.lc)
+        if note and tables:
+            tables[-1].notes.append(note)
+        return tables
+
+
+class KorBatch(BatchScorer):
+    """Re-scoring in one batch: every answer is judged as it is read and its SymPy comparisons are scheduled
+    on the sandboxed canonicaliser (no per-verdict budget: queued work is not late work); the verdicts are
+    made at the end, and the equivalence cache is flushed to disk."""
+
+    def __init__(self, bench: KorBench) -> None:
+        self.bench = bench
+        self.lc = bench.lc or default_canonicalizer()
+
+    def submit(self, item: Item, response: Response, mode: str) -> Callable[[], Verdict]:
+        js, verdict = self.bench.judgements(item, response.final, mode)
+        futs = [(j, schedule(j.pending, self.lc)) for j in js if j.pending is not None]
+        if not futs:
+            return lambda: verdict(js)
+
+        def done() -> Verdict:
+            for j, fut in futs:
+                apply_math(j, fut.result())
+            return verdict(js)
+
+        return done
+
+    def close(self) -> None:
+        self.lc.flush()

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from reasoneval.core.errors import DataError
+
 from .data import CATEGORIES, MIXED_SETS
 
 MAIN_MODES: tuple[str, ...] = (
@@ -23,7 +25,7 @@ MAIN_MODES: tuple[str, ...] = (
 MODES: tuple[str, ...] = (*MAIN_MODES, "subquestions", "mixed", *MIXED_SETS)
 
 
-class RawFileError(ValueError):
+class RawFileError(DataError):
     """A raw-output file or row that cannot be used; the message starts with ``path[:line]:``."""
 
 
