@@ -501,8 +501,10 @@ def make_plots(views: Sequence[RunView]) -> tuple[list[Plot], list[str]]:
     rc: Any = {"font.size": 9}  # matplotlib types rc keys as a Literal of every rcParam name
     if "text.parse_math" in matplotlib.rcParams:
         rc["text.parse_math"] = False  # model / subset names with '$' are text, not TeX
+    from .plots_papers import PAPER_PLOTS  # paper figures (KOR-Bench sub-steps, FineReason Fig. 5)
+
     with matplotlib.rc_context(rc):
-        for fn in PLOTS:
+        for fn in (*PLOTS, *PAPER_PLOTS):
             try:
                 plots.extend(fn(views))
             except Exception as e:  # one broken plot must not lose the whole report
