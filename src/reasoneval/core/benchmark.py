@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from .errors import DataError
@@ -23,6 +24,17 @@ class Turn:
     verdict: Verdict | None = None
 
 
+class TableKind(StrEnum):
+    """What a table reports, set where it is made; the report dispatches on it (never on titles)."""
+
+    GENERIC = "generic"
+    LEADERBOARD = "leaderboard"  # accuracy per category/subset, one row per run (KOR-Bench Table 2)
+    MIXED = "mixed"  # accuracy (pass rate) per mixed set (KOR-Bench Table 3)
+    SELF_CORRECTION_ROUNDS = "self-correction-rounds"  # accuracy after each self-correction round
+    SUBQUESTIONS = "subquestions"  # error rate per sub-step type (KOR-Bench cipher sub-steps)
+    BREAKDOWN = "breakdown"  # accuracy per rule / tag
+
+
 @dataclass
 class Table:
     """A plain result table; the report layer renders it to terminal / JSON / Markdown / CSV / HTML."""
@@ -31,9 +43,13 @@ class Table:
     columns: list[str]
     rows: list[list[Any]]
     notes: list[str] = field(default_factory=list)
+    kind: TableKind = TableKind.GENERIC
 
     def to_json(self) -> dict[str, Any]:
-        return {"title": self.title, "columns": self.columns, "rows": self.rows, "notes": self.notes}
+        out = {"title": self.title, "columns": self.columns, "rows": self.rows, "notes": self.notes}
+        if self.kind is not TableKind.GENERIC:
+            out["kind"] = str(self.kind)
+        return out
 
 
 @dataclass

@@ -93,6 +93,6 @@ def merge(views: list[RunView]) -> list[Table]:
         for t in v.tables:
             key = (t.title, tuple(t.columns))
             if key not in merged:
-                merged[key] = Table(t.title, ["model", *differing, *t.columns], [], list(t.notes))
+                merged[key] = Table(t.title, ["model", *differing, *t.columns], [], list(t.notes), t.kind)
             merged[key].rows.extend([[*label, *r] for r in t.rows])
     return list(merged.values())

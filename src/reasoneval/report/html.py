@@ -28,7 +28,7 @@ from typing import Any
 
 from .. import __version__
 from ..core import registry
-from ..core.benchmark import Table
+from ..core.benchmark import Table, TableKind
 from ..core.types import Item, Prompt
 from . import paper_numbers as pn
 from .collect import RunView
@@ -133,16 +133,12 @@ class Cmp:
 
 
 def _korbench_kind(t: Table, bench: str) -> int | None:
-    """2 or 3 when ``t`` reports KOR-Bench Table 2 / Table 3 numbers (by its title, else by its columns)."""
-    title = t.title.lower()
-    is_kor = bool(re.search(r"kor[\s_-]?bench", title)) or bench == "korbench"
-    if not is_kor:
+    """2 or 3 when ``t`` reports KOR-Bench Table 2 / Table 3 numbers: by its kind, else (a table made without
+    one) by the columns it reports (row labels are not enough: the self-correction table has category rows too)."""
+    if bench != "korbench":
         return None
-    m = re.search(r"table\s*([23])\b", title)
-    if m:
-        return int(m.group(1))
-    # no table number in the title: infer it from the columns it reports (row labels are not enough: the
-    # self-correction table has category rows too)
+    if t.kind is not TableKind.GENERIC:
+        return {TableKind.LEADERBOARD: 2, TableKind.MIXED: 3}.get(t.kind)
     if any(_paper_col(c, 3) in ("Multi-Q", "Multi-R", "Multi-RQ") for c in t.columns):
         return 3
     if sum(1 for c in t.columns if _paper_col(c, 2) in ("Operation", "Logic", "Cipher", "Puzzle",
@@ -228,6 +224,7 @@ class MergedTable:
     rows: list[list[Any]]
     run_of_row: list[int]  # index into views
     notes: list[str]
+    kind: TableKind = TableKind.GENERIC
 
 
 def merge_tables(views: list[RunView], idx: list[int], labels: list[str]) -> list[MergedTable]:
@@ -237,7 +234,7 @@ def merge_tables(views: list[RunView], idx: list[int], labels: list[str]) -> lis
         for t in views[i].tables:
             key = (str(t.title), tuple(str(c) for c in t.columns))
             if key not in merged:
-                merged[key] = MergedTable(t.title, ["model", *map(str, t.columns)], [], [], list(t.notes))
+                merged[key] = MergedTable(t.title, ["model", *map(str, t.columns)], [], [], list(t.notes), t.kind)
             m = merged[key]
             for r in t.rows:
                 m.rows.append([labels[i], *r])
@@ -266,7 +263,7 @@ def _td(val: Any) -> str:
 
 
 def render_table(views: list[RunView], m: MergedTable, bench: str) -> str:
-    kind_t = Table(m.title, m.columns[1:], [r[1:] for r in m.rows])
+    kind_t = Table(m.title, m.columns[1:], [r[1:] for r in m.rows], kind=m.kind)
     kind = _korbench_kind(kind_t, bench)
     notes = list(m.notes)
     cmps: list[dict[int, Cmp]] = [{} for _ in m.rows]

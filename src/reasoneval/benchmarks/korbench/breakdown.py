@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reasoneval.core.benchmark import Table
+from reasoneval.core.benchmark import Table, TableKind
 
 from .data import CATEGORIES
 
@@ -65,7 +65,8 @@ def per_rule_table(results: Iterable[RuleResult], info: Callable[[str, str], Rul
         ri = info(cat, rid)
         rows.append([cat, rid, ri.title, ri.tag, n, c, _pct(c, n)])
     return Table(title, ["category", "rule", "title", "tag", "n", "correct", "accuracy"], rows,
-                 ["Failed calls (API errors) are excluded; accuracy = correct / n of the rule's scored items."])
+                 ["Failed calls (API errors) are excluded; accuracy = correct / n of the rule's scored items."],
+                 TableKind.BREAKDOWN)
 
 
 def per_tag_table(results: Iterable[RuleResult], info: Callable[[str, str], RuleInfo],
@@ -93,7 +94,7 @@ def per_tag_table(results: Iterable[RuleResult], info: Callable[[str, str], Rule
                  ["Tags are the release's rule.jsonl `tag` field, split at commas: a rule counts under every part "
                   "of its tag (e.g. Logic's 'Formal Logic' pools propositional, predicate, modal and inductive "
                   "rules). Counterfactual rules carry no tag. worst/best rule: accuracy of the weakest and "
-                  "strongest rule in the group."])
+                  "strongest rule in the group."], TableKind.BREAKDOWN)
 
 
 def breakdown_tables(results: Sequence[RuleResult], info: Callable[[str, str], RuleInfo],

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reasoneval.core.benchmark import Table
+from reasoneval.core.benchmark import Table, TableKind
 
 from .data import CATEGORIES, MIXED_SETS
 from .selfcorrect import MAX_CALLS, RoundStats
@@ -76,7 +76,7 @@ def table2_row(by_category: Mapping[str, Tally]) -> list[str]:
 def table2(rows: Sequence[tuple[Sequence[Any], Mapping[str, Tally]]], keys: Sequence[str] = (),
            title: str = "KOR-Bench (Table 2 layout)") -> Table:
     return Table(title, [*keys, *TABLE2_COLUMNS], [[*k, *table2_row(t)] for k, t in rows],
-                 notes=["Counterfactual: accuracy (real-life answer rate)."])
+                 notes=["Counterfactual: accuracy (real-life answer rate)."], kind=TableKind.LEADERBOARD)
 
 
 def table3_row(by_set: Mapping[str, Tally]) -> tuple[list[str], list[str]]:
@@ -109,7 +109,7 @@ def table3(rows: Sequence[tuple[Sequence[Any], Mapping[str, Tally]]], keys: Sequ
         out.append([*k, *cells])
     return Table(title, [*keys, "Overall", *MIXED_SETS[:3], *extra_sets], out,
                  notes=["accuracy (sub-question pass rate); Overall pools Multi-Q/R/RQ items, its pass rate is "
-                        "the mean of the three sets' pass rates."])
+                        "the mean of the three sets' pass rates."], kind=TableKind.MIXED)
 
 
 def self_correction_table(rows: Sequence[tuple[Sequence[Any], Mapping[str, RoundStats]]], keys: Sequence[str] = (),
@@ -130,7 +130,7 @@ def self_correction_table(rows: Sequence[tuple[Sequence[Any], Mapping[str, Round
                         *map(fmt, pooled.correction_rates())])
     return Table(title, cols, out, notes=[
         "round k: accuracy of the answer standing after k+1 calls (round 4 = final); corr. rate r_k: items first "
-        "correct at round k / items not yet correct before it."])
+        "correct at round k / items not yet correct before it."], kind=TableKind.SELF_CORRECTION_ROUNDS)
 
 
 def subquestion_table(rows: Sequence[tuple[Sequence[Any], TypeStats]], keys: Sequence[str] = (),
@@ -141,7 +141,7 @@ def subquestion_table(rows: Sequence[tuple[Sequence[Any], TypeStats]], keys: Seq
     out = [[*k, fmt(st.accuracy()), sum(st.total.values()),
             *[fmt(st.error_rate(t)) if st.total[t] else MISSING for t in types]] for k, st in rows]
     return Table(title, [*keys, "step accuracy", "steps", *types], out,
-                 notes=["error rate = 100 - accuracy over the sub-steps of that type"])
+                 notes=["error rate = 100 - accuracy over the sub-steps of that type"], kind=TableKind.SUBQUESTIONS)
 
 
 def render(table: Table) -> str:
