@@ -1,0 +1,44 @@
+"""Build ``src/reasoneval/scoring/data/latex-seed.json``: the canonical form of every string KOR-Bench's scorer
+sends to SymPy for the release's golds, computed in this environment (pinned SymPy and antlr).
+
+Each item is scored once with an answer that differs from its gold, so every gold part is canonicalised (the
+scorer parses the gold first); the result is exactly what a cold run would compute for those strings.
+
+    python scripts/build_latex_seed.py
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+
+from reasoneval.core import registry
+from reasoneval.core.types import Completion
+from reasoneval.runner.scoring import score_completion
+from reasoneval.scoring import latexcmp
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as td:
+        lc = latexcmp.LatexCanonicalizer(cache_dir=td, seeded=False, timeout=20.0)
+        latexcmp._DEFAULT = lc  # the scorers use the process-wide instance
+        bench = registry.get("korbench")
+        n = 0
+        for subset in bench.subsets():
+            for item in bench.load(subset, "zero-shot"):
+                score_completion(bench, item, Completion(text="[[0]]", finish_reason="stop"), "zero-shot")
+                n += 1
+        lc.flush()
+        rows = [(k, e, c.status, c.value) for (k, e), fut in sorted(lc._memo.items())
+                if (c := fut.result()).status in ("ok", "error")]
+        lc.close()
+    out = latexcmp.SEED_PATH
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"env": latexcmp.environment_key(), "source": "KOR-Bench release golds",
+                               "rows": rows}, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    print(f"scored {n} items; wrote {len(rows)} canonical forms to {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
