@@ -25,6 +25,7 @@ from typing import IO, Any
 
 from ..core.benchmark import Benchmark, OutsideRow, ScoredRow, Turn, decided
 from ..core.errors import DataError, OptionError
+from ..core.response import Response
 from ..core.types import Completion, GenParams, Outcome, Prompt, Verdict
 from ..core.verdicts import Method
 from .scoring import judged_verdict, response_of, score_later
@@ -94,6 +95,7 @@ def score_outside(bench: Benchmark, rows: Iterable[OutsideRow | DataError], opti
     got = OutsideScores()
     batch = bench.batch_scorer()
     pending: list[list[Callable[[], Verdict]]] = []
+    views: list[Response] = []  # of final turns, for the judge
     # Bulk JSON decoding allocates millions of acyclic objects; the cyclic collector would repeatedly traverse
     # them for nothing (reference counting frees them), so it is paused while the rows are read.
     gc_was_enabled = gc.isenabled()
@@ -104,29 +106,32 @@ def score_outside(bench: Benchmark, rows: Iterable[OutsideRow | DataError], opti
                 got.errors.append(row)
                 continue
             got.rows.append(row)
-            pending.append([score_later(bench, batch, row.item, c, row.mode)
-                            for c in (*row.earlier, row.completion)])
+            view = response_of(row.completion)
+            views.append(view)
+            pending.append([*(score_later(bench, batch, row.item, c, row.mode) for c in row.earlier),
+                            score_later(bench, batch, row.item, row.completion, row.mode, view)])
         got.verdicts = [[f() for f in fs] for fs in pending]
     finally:
         if gc_was_enabled:
             gc.enable()
         if batch is not None:
             batch.close()
-    finals = _judge(bench, got.rows, [vs[-1] for vs in got.verdicts], options.get("judge"),
-                    int(options.get("judge_concurrency") or 16))
-    for vs, v in zip(got.verdicts, finals, strict=True):
-        vs[-1] = v
+    if type(bench).judge_prompt is not Benchmark.judge_prompt:  # a benchmark that may ask a judge
+        finals = _judge(bench, got.rows, views, [vs[-1] for vs in got.verdicts], options.get("judge"),
+                        int(options.get("judge_concurrency") or 16))
+        for vs, v in zip(got.verdicts, finals, strict=True):
+            vs[-1] = v
+    elif options.get("judge") is not None:
+        asyncio.run(_close(options["judge"]))
     return got
 
 
-def _judge(bench: Benchmark, rows: list[OutsideRow], verdicts: list[Verdict], judge: Any,
+def _judge(bench: Benchmark, rows: list[OutsideRow], views: list[Response], verdicts: list[Verdict], judge: Any,
            concurrency: int) -> list[Verdict]:
     verdicts = list(verdicts)
     pending: list[tuple[int, Prompt]] = []
-    views = []
     for i, row in enumerate(rows):
-        r = response_of(row.completion)
-        views.append(r)
+        r = views[i]
         v = verdicts[i]
         if row.completion.error is None and v.method != Method.TRUNCATED:
             jp = bench.judge_prompt(row.item, r.final, row.mode)
