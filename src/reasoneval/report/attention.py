@@ -31,7 +31,8 @@ SPANS = ("rule", "question", "answer")  # every other token is "template"
 
 @dataclass(frozen=True)
 class Segment:
-    """One rule line: its text, its token range [start, end) and whether it holds a needle sentence."""
+    """One rule line: its text, its token range [start, end) (up to the next line: the lines partition the rule's
+    tokens) and whether it holds a needle sentence."""
 
     text: str
     start: int
@@ -165,7 +166,10 @@ def _segments(rule: str, rule_at: int, offsets: list[tuple[int, int]], span: tup
         if toks:
             hit = any(a < m.end() and b > m.start() for a, b in marks)
             out.append(Segment(m.group(), toks[0], toks[-1] + 1, hit))
-    return out
+    # a line's tokens run to the next line's first token (its line break included): the lines partition the rule
+    ends = [g.start for g in out[1:]] + [span[1]]
+    return [Segment(g.text, span[0] if k == 0 else g.start, e, g.needle) for k, (g, e) in enumerate(zip(out, ends,
+                                                                                                      strict=True))]
 
 
 def compute(model: Any, tok: Any, prompt: Prompt, rule: str, question: str, answer: str, *, needle: list[str],
