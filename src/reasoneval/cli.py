@@ -103,8 +103,13 @@ def run(
     executor: Annotated[str, typer.Option(help="local | ray")] = "local",
     ray_address: Annotated[str | None, typer.Option(help="ray://host:port (default: start a local cluster)")] = None,
     workers: Annotated[int, typer.Option(help="Ray workers")] = 2,
+    ray_actor_options: Annotated[str | None, typer.Option(help='JSON merged into each Ray worker\'s options, e.g. {"num_gpus": 1}')] = None,
+    ray_runtime_env: Annotated[str | None, typer.Option(help="JSON runtime_env for ray.init (pip, py_modules, env_vars)")] = None,
+    ray_worker_concurrency: Annotated[int | None, typer.Option(min=1, help="requests in flight per Ray worker (default: the backend's limit)")] = None,
+    ray_start_timeout: Annotated[float | None, typer.Option(min=1, help="seconds to wait for the Ray workers to load the model (default 1800)")] = None,
     data: Annotated[str | None, typer.Option(help="dataset path: a folder or file replacing the benchmark's data")] = None,
     option: OptionsOpt = None,
+    offline: Annotated[bool, typer.Option("--offline", help="Hub releases from the local cache only, no network (as HF_HUB_OFFLINE=1)")] = False,
     timeout_connect: Annotated[float, typer.Option(min=0.1, help="HTTP connect timeout, s (not part of the run id)")] = 10.0,
     timeout_read: Annotated[float | None, typer.Option(min=0.1, help="HTTP read timeout, s (default: the total)")] = None,
     timeout_total: Annotated[float, typer.Option(min=0.1, help="HTTP timeout of one attempt, s")] = 600.0,
@@ -118,6 +123,10 @@ def run(
     from .runner.spec import RunSpec
     from .store.sqlite import RunStore
 
+    if offline:
+        from .hub import set_offline
+
+        set_offline(True)
     name, subset = registry.parse_target(target)
     bench = _bench_with_options(name, option, data)
     mode = mode or bench.default_mode
@@ -150,11 +159,14 @@ def run(
         # this process alone runs run_id on this store (else one `error:` line); released when the run ends
         with st.run_lock(run_id):
             if executor == "ray":
-                from .runner.ray_exec import run_ray
+                from .runner.ray_exec import json_object, run_ray
 
                 typer.echo(announce, err=True)
                 result = run_ray(bench, spec, st, workers=workers, address=ray_address,
-                                 retry_errors=retry_errors, progress=progress)
+                                 retry_errors=retry_errors, progress=progress,
+                                 actor_options=json_object("--ray-actor-options", ray_actor_options),
+                                 runtime_env=json_object("--ray-runtime-env", ray_runtime_env),
+                                 concurrency=ray_worker_concurrency, start_timeout_s=ray_start_timeout)
             else:
                 result = asyncio.run(_run_local(bench, spec, st, concurrency, retry_errors, progress, announce,
                                                 http))

@@ -134,7 +134,6 @@ def test_openai_needs_key_from_environment(monkeypatch) -> None:
 
 
 def test_text_only_backend_refuses_image_items_up_front(tmp_path) -> None:
-    import os
     from pathlib import Path
 
     from reasoneval.core import registry
@@ -143,10 +142,7 @@ def test_text_only_backend_refuses_image_items_up_front(tmp_path) -> None:
     from reasoneval.store.sqlite import RunStore
 
     fixtures = Path(__file__).parent.parent / "fixtures" / "rbench" / "hf"
-    os.environ["REASONEVAL_RBENCH_PATH"] = str(fixtures)
-    bench = registry.get("rbench")
-    if hasattr(bench, "configure"):
-        bench.configure({})
+    bench = registry.create("rbench", {"data": str(fixtures)})
 
     class TextOnly:
         spec = "text/only"

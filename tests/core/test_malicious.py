@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -45,12 +44,9 @@ def korbench_items() -> list[Item]:
 
 def other_items() -> list[tuple[str, Item]]:
     out: list[tuple[str, Item]] = []
-    os.environ["REASONEVAL_GENERAL365_PATH"] = str(FIXTURES / "general365" / "own.jsonl")
-    os.environ["REASONEVAL_RBENCH_PATH"] = str(FIXTURES / "rbench" / "own")
+    data = {"general365": FIXTURES / "general365" / "own.jsonl", "rbench": FIXTURES / "rbench" / "own"}
     for name in ("general365", "rbench"):
-        b = registry.get(name)
-        if hasattr(b, "configure"):
-            b.configure({})
+        b = registry.create(name, {"data": str(data[name])})
         for sub in b.subsets():
             try:
                 items = b.load(sub, b.default_mode)

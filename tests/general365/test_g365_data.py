@@ -94,10 +94,10 @@ def test_bad_rows_name_file_row_and_field(tmp_path: Path, bad: dict, field: str)
 
 def test_missing_data_tells_where_to_put_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # no local path and an empty HF cache, offline: the Hub release cannot be used either (tests/hub downloads)
-    monkeypatch.delenv("REASONEVAL_GENERAL365_PATH", raising=False)
     monkeypatch.setenv("HF_HOME", str(tmp_path))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    with pytest.raises(DataError, match="REASONEVAL_GENERAL365_PATH"):
+    monkeypatch.setenv("REASONEVAL_GENERAL365_PATH", str(tmp_path))  # no longer read: the path is --data
+    with pytest.raises(DataError, match="reasoneval run general365 --data PATH"):
         General365().load("test", "paper")
     with pytest.raises(DataError, match="reasoneval data pull general365"):
         General365().data_version()

@@ -20,8 +20,7 @@ def hub_env(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHub]
     monkeypatch.setenv("HF_ENDPOINT", hub.start())
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     monkeypatch.setenv("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    for var in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HUB_OFFLINE", "REASONEVAL_OFFLINE", "HF_TOKEN",
-                "REASONEVAL_RBENCH_PATH", "REASONEVAL_GENERAL365_PATH", "REASONEVAL_RBENCH_REVISION"):
+    for var in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HUB_OFFLINE", "HF_TOKEN"):
         monkeypatch.delenv(var, raising=False)
     forget()
     yield hub

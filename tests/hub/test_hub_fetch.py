@@ -6,13 +6,16 @@ import os
 from pathlib import Path
 
 import pytest
-from hubdata import G365, RBENCH, forget, rbench_files
+from hubdata import G365, RBENCH, forget, g365_files, rbench_files
 from typer.testing import CliRunner
 
 from reasoneval.cli import app
-from reasoneval.hub import HubError, pull, resolve_release
+from reasoneval.core import registry
+from reasoneval.core.types import GenParams
+from reasoneval.hub import HubError, pull, resolve_release, set_offline
 from reasoneval.hub.cache import sha256_file
 from reasoneval.hub.select import config_files
+from reasoneval.runner.spec import RunSpec
 
 
 def test_download_then_cache_hit(hub_env):
@@ -66,10 +69,10 @@ def test_unreachable_hub_without_cache_says_what_to_do(hub_env):
         pull("rbench", "rbench-t_en")
     msg = str(e.value)
     assert "\n" not in msg and "cannot download R-Bench/R-Bench@main" in msg
-    assert "reasoneval data pull rbench" in msg and "REASONEVAL_RBENCH_PATH" in msg
+    assert "reasoneval data pull rbench" in msg and "reasoneval run rbench --data PATH" in msg
 
 
-def test_revision_pinning(hub_env, monkeypatch):
+def test_revision_pinning(hub_env):
     old = hub_env.repos[RBENCH].refs["main"]
     new = hub_env.commit(RBENCH, rbench_files(tag=" v2", n=4))  # main moves on
     latest = pull("rbench", "rbench-t_en")
@@ -78,12 +81,11 @@ def test_revision_pinning(hub_env, monkeypatch):
     pinned = pull("rbench", "rbench-t_en", revision=old)
     assert pinned.commit == old and pinned.paths[0].read_bytes() == rbench_files()["rbench-t_en/test-00000-of-00001.parquet"]
     forget()
-    monkeypatch.setenv("REASONEVAL_RBENCH_REVISION", old)
-    assert resolve_release("rbench", "rbench-t_en").commit == old
+    assert resolve_release("rbench", "rbench-t_en", revision=old).commit == old
     # a pinned commit that is cached needs no request at all
     hub_env.stop()
     forget()
-    assert pull("rbench", "rbench-t_en").commit == old
+    assert pull("rbench", "rbench-t_en", revision=old).commit == old
 
 
 def test_corrupted_file_is_detected(hub_env):
@@ -141,3 +143,39 @@ def test_config_files_from_card_and_from_names():
     assert config_files(paths, "rbench-t_en") == ["rbench-t_en.jsonl", "rbench-t_en/test-00000-of-00001.parquet"]
     assert config_files(paths, "rbench-m_en") == ["data/rbench-m_en-00000-of-00002.parquet"]
     assert config_files(paths, "rbench-m_zh") == []
+
+
+def test_run_offline_switch_uses_the_cache_only(hub_env):
+    """``reasoneval run --offline`` (hub.set_offline): no request at all, though the Hub is up."""
+    rel = pull("rbench", "rbench-t_zh")
+    forget()
+    n = len(hub_env.paths)
+    set_offline(True)
+    try:
+        again = resolve_release("rbench", "rbench-t_zh")
+        assert (again.commit, again.paths) == (rel.commit, rel.paths)
+        with pytest.raises(HubError, match=r"offline: R-Bench/R-Bench@main .*config rbench-m_zh is not in the cache"):
+            pull("rbench", "rbench-m_zh")
+    finally:
+        set_offline(False)
+    assert len(hub_env.paths) == n
+
+
+def test_revision_is_a_run_option_in_the_run_id(hub_env, monkeypatch):
+    old = hub_env.repos[RBENCH].refs["main"]
+    new = hub_env.commit(RBENCH, rbench_files(tag=" v2", n=4))
+    monkeypatch.setenv("REASONEVAL_RBENCH_REVISION", new)  # no longer read: configuration is an option
+    pinned = registry.create("rbench", {"revision": old})
+    latest = registry.create("rbench", {})
+    assert len(pinned.load("t_en", "cot")) == 7 and len(latest.load("t_en", "cot")) == 4
+    assert pinned.data_version().startswith(f"hf:R-Bench/R-Bench@{old} (revision {old}); ")
+    assert latest.data_version().startswith(f"hf:R-Bench/R-Bench@{new} (revision main); ")
+    assert pinned.options.identity() == {"revision": old} and latest.options.identity() == {}
+    ids = {RunSpec("rbench", "t_en", "cot", "m", GenParams(), options=b.options, data_version=b.data_version()).run_id()
+           for b in (pinned, latest)}
+    assert len(ids) == 2
+    g_old = hub_env.repos[G365].refs["main"]
+    hub_env.commit(G365, {**g365_files(), "README.md": g365_files()["README.md"] + b"\n"})
+    g = registry.create("general365", {"revision": g_old})
+    assert len(g.load("test", "paper")) == 6
+    assert g.data_version().startswith(f"hf:{G365}@{g_old} (revision {g_old}); ")

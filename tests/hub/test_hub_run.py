@@ -58,3 +58,13 @@ def test_run_offline_without_cache_fails_in_one_line(hub_env, tmp_path):
     assert res.returncode != 0
     assert "Traceback" not in res.stderr
     assert "never been pulled" in res.stderr and "reasoneval data pull rbench" in res.stderr, res.stderr
+
+
+def test_run_offline_flag_asks_the_hub_nothing(hub_env, tmp_path):
+    """``run --offline`` (no HF_HUB_OFFLINE) with the Hub up and an empty cache: one line, no request."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    res = _run(["run", "rbench:t_en", "--offline", "--limit", "1", "--model", "openai-compat/x@http://127.0.0.1:9/v1",
+                "--store", str(tmp_path / "r.db"), "--no-progress"], env)
+    assert res.returncode != 0 and "Traceback" not in res.stderr
+    assert "never been pulled" in res.stderr, res.stderr
+    assert sum(hub_env.requests.values()) == 0

@@ -9,6 +9,7 @@ import pytest
 
 from reasoneval.benchmarks.rbench.benchmark import RBench
 from reasoneval.benchmarks.rbench.prompts import render_text
+from reasoneval.core import registry
 from reasoneval.core.errors import DataError
 
 FIX = Path(__file__).parents[1] / "fixtures" / "rbench"
@@ -77,14 +78,15 @@ def test_text_prompt_matches_paper_template() -> None:
 
 def test_missing_data_tells_where_to_put_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # no local path and an empty HF cache, offline: the Hub release cannot be used either (tests/hub downloads)
-    monkeypatch.delenv("REASONEVAL_RBENCH_PATH", raising=False)
     monkeypatch.setenv("HF_HOME", str(tmp_path))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("REASONEVAL_RBENCH_PATH", str(FIX / "hf"))  # no longer read: the path is --data
     with pytest.raises(DataError) as e:
         RBench().load("t_en", "cot")
-    assert "REASONEVAL_RBENCH_PATH" in str(e.value) and "reasoneval data pull rbench" in str(e.value)
-    monkeypatch.setenv("REASONEVAL_RBENCH_PATH", str(FIX / "hf"))
-    assert len(RBench().load("t_en", "cot")) == 3
+    assert "reasoneval run rbench --data PATH" in str(e.value) and "reasoneval data pull rbench" in str(e.value)
+    assert len(registry.create("rbench", {"data": str(FIX / "hf")}).load("t_en", "cot")) == 3
+    with pytest.raises(DataError, match="--data .*missing-dir: no such file or folder"):
+        registry.create("rbench", {"data": str(tmp_path / "missing-dir")}).load("t_en", "cot")
 
 
 def _write(tmp: Path, name: str, rows: list[dict]) -> Path:

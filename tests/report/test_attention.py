@@ -152,3 +152,37 @@ def test_cli_writes_png_and_html_from_the_gold(loaded: Any, tmp_path: Path, monk
     assert (tmp_path / "v.png").read_bytes()[:4] == b"\x89PNG"
     r = CliRunner().invoke(app, ["attention", "korbench:Multi-Q", "--item", "1"])
     assert r.exit_code == 2 and "korbench:<subset>" in r.output
+
+
+def test_cli_run_uses_the_stored_completion_and_prompt(loaded: Any, bench: Any, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from reasoneval.cli import app
+    from reasoneval.core.types import Completion, Prompt
+    from reasoneval.store.sqlite import RunStore
+
+    item = _item(bench)
+    sent = bench.prompt(item, "zero-shot")
+    sent = Prompt.chat(sent.last_user_text(), system="Be brief.")
+    store = tmp_path / "s.db"
+    st = RunStore(store)
+    st.upsert_run("run_kor_1", "korbench", "operation", "zero-shot", "llamacpp/default", {})
+    st.put_completion("run_kor_1", item.key, 0, 0, "answer", SUBSET, sent, "k", Completion(text=HOSTILE))
+    st.upsert_run("run_kor_3", "korbench", "operation", "three-shot", "llamacpp/default", {})
+    st.close()
+    monkeypatch.setattr(att, "load_model", lambda spec: ("hf/stub", _Uniform(), loaded[2]))
+    seen: list[att.AttentionView] = []
+    real_write = attention_view.write
+    monkeypatch.setattr(attention_view, "write", lambda v, p: (seen.append(v), real_write(v, p)))
+    out = tmp_path / "v.html"
+    r = CliRunner().invoke(app, ["attention", f"korbench:{SUBSET}", "--item", IDX, "--run", "run_kor_1",
+                                 "--store", str(store), "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "answer: run run_kor_1" in r.output
+    assert "Be brief." in seen[0].text and seen[0].span_text("answer") == HOSTILE  # the prompt the run sent
+    page = out.read_text(encoding="utf-8")
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page and "<img src=x" not in page
+    r = CliRunner().invoke(app, ["attention", f"korbench:{SUBSET}", "--item", IDX, "--run", "run_kor_3",
+                                 "--store", str(store)])
+    assert r.exit_code == 2 and "zero-shot" in r.output

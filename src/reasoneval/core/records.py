@@ -136,19 +136,20 @@ def opt_str(rec: Record, names: tuple[str, ...]) -> str | None:
     return v.strip() or None
 
 
-def configured(env_var: str, option: str | os.PathLike[str] | None) -> bool:
-    """Whether a local dataset path is given (else the Hub release is used)."""
-    return bool(option) or bool(os.environ.get(env_var))
+def configured(option: str | os.PathLike[str] | None) -> bool:
+    """Whether a local dataset path is given (``--data`` / ``-O data=``); else the Hub release is used."""
+    return bool(option)
 
 
-def env_path(env_var: str, option: str | os.PathLike[str] | None, what: str, layout_help: str) -> Path:
-    """The dataset root from an explicit option or ``env_var``; a clear error when neither exists."""
-    raw = str(option) if option else os.environ.get(env_var, "")
+def data_path(option: str | os.PathLike[str] | None, what: str, layout_help: str, benchmark: str = "") -> Path:
+    """The dataset root from the ``data`` option; a clear error when it is missing or does not exist."""
+    raw = str(option) if option else ""
+    flag = f"`reasoneval run {benchmark} --data PATH`" if benchmark else "--data PATH"
     if not raw:
         raise DataError(
             f"no {what} data configured. It cannot be downloaded by reasoneval: fetch the public release "
-            f"yourself and point {env_var} (or --data PATH) at it.\n{layout_help}")
+            f"yourself and point {flag} (or -O data=PATH) at it.\n{layout_help}")
     p = Path(raw).expanduser()
     if not p.exists():
-        raise DataError(f"{env_var}={raw}: no such file or folder.\n{layout_help}")
+        raise DataError(f"--data {raw}: no such file or folder.\n{layout_help}")
     return p

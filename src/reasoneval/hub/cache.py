@@ -34,10 +34,21 @@ def endpoint() -> str:
     return (os.environ.get("HF_ENDPOINT") or "https://huggingface.co").rstrip("/")
 
 
+_OFFLINE = False  # set for the whole process by ``reasoneval run --offline`` (see ``set_offline``)
+
+
+def set_offline(on: bool) -> None:
+    """``reasoneval run --offline``: every Hub lookup of this process uses the cache only."""
+    global _OFFLINE
+    _OFFLINE = on
+
+
 def offline_mode(explicit: bool | None = None) -> bool:
+    """Offline when asked explicitly (``data pull --offline``), for the process (``run --offline``), or
+    through Hugging Face's own standard variable ``HF_HUB_OFFLINE``."""
     if explicit is not None:
         return explicit
-    return any(os.environ.get(v, "").strip().lower() in _TRUE for v in ("HF_HUB_OFFLINE", "REASONEVAL_OFFLINE"))
+    return _OFFLINE or os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in _TRUE
 
 
 def repo_folder(repo_id: str, cache: Path | None = None) -> Path:

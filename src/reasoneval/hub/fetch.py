@@ -58,7 +58,7 @@ def _hf() -> Any:
 
 def _what_to_do(spec: ReleaseSpec) -> str:
     return (f"pull it where the Hub is reachable (`reasoneval data pull {spec.benchmark}`) and copy the HF cache, "
-            f"or point REASONEVAL_{spec.benchmark.upper()}_PATH at a local copy")
+            f"or point `reasoneval run {spec.benchmark} --data PATH` at a local copy")
 
 
 def _explain(spec: ReleaseSpec, revision: str, e: Exception) -> HubError:
@@ -72,7 +72,7 @@ def _explain(spec: ReleaseSpec, revision: str, e: Exception) -> HubError:
                f"then set HF_TOKEN (or run `hf auth login`) and retry")
     elif isinstance(e, E.RevisionNotFoundError):
         msg = (f"revision {revision!r} of {spec.repo_id} does not exist on {ep}; fix the pin "
-               f"(--revision or REASONEVAL_{spec.benchmark.upper()}_REVISION)")
+               f"(-O revision=REV on run, --revision on data pull)")
     elif isinstance(e, E.RepositoryNotFoundError):
         msg = (f"{spec.repo_id} was not found on {ep} (or it is private: set HF_TOKEN); "
                f"HF_ENDPOINT={ep}")
@@ -241,16 +241,18 @@ def resolve_release(benchmark: str, config: str | None = None, offline: bool | N
     return _MEMO[key]
 
 
-def loaded_releases(benchmark: str) -> list[Release]:
-    """The configs of ``benchmark`` this process has resolved (in config order)."""
-    return [r for k, r in sorted(_MEMO.items(), key=lambda kv: kv[0]) if k[0] == benchmark]
+def loaded_releases(benchmark: str, revision: str | None = None) -> list[Release]:
+    """The configs of ``benchmark`` this process has resolved at ``revision`` (default: the pinned one),
+    in config order."""
+    rev = release(benchmark).revision_for(revision)
+    return [r for k, r in sorted(_MEMO.items(), key=lambda kv: kv[0]) if k[0] == benchmark and k[2] == rev]
 
 
-def data_version(benchmark: str, loaded: list[Release] | None = None) -> str:
+def data_version(benchmark: str, loaded: list[Release] | None = None, revision: str | None = None) -> str:
     """The run's data version: ``hf:<repo>@<commit>`` plus, once configs are loaded, every file's sha256."""
-    loaded = loaded_releases(benchmark) if loaded is None else loaded
+    loaded = loaded_releases(benchmark, revision) if loaded is None else loaded
     if not loaded:
-        return f"hf:{release(benchmark).repo_id}@{resolve_commit(benchmark)}"
+        return f"hf:{release(benchmark).repo_id}@{resolve_commit(benchmark, revision)}"
     head = loaded[0].describe()
     if any(r.describe() != head for r in loaded):
         raise HubError(f"{benchmark}: configs resolved to different commits; pin a commit sha")

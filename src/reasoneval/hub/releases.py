@@ -4,13 +4,12 @@ REVISION PINS: each ``revision`` below must be filled with the full 40-hex commi
 was evaluated, read from the real Hub (``https://huggingface.co/datasets/<repo>/commits/main``). The machine
 this module was written on could not reach huggingface.co, so the pins are ``"main"``; every run records the
 commit sha the Hub resolved ``main`` to (the ``X-Repo-Commit`` / API ``sha``), so a run is always tied to
-exact bytes even before the pins are filled in. Override per call with ``--revision`` or
-``REASONEVAL_<NAME>_REVISION``.
+exact bytes even before the pins are filled in. Override per run with ``-O revision=REV`` (a benchmark
+option, part of the run id) or per pull with ``reasoneval data pull --revision REV``.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 
@@ -23,7 +22,7 @@ class ReleaseSpec:
     homepage: str
 
     def revision_for(self, override: str | None = None) -> str:
-        return override or os.environ.get(f"REASONEVAL_{self.benchmark.upper()}_REVISION") or self.revision
+        return override or self.revision
 
     def config_for(self, config: str | None) -> str:
         if config is None:

@@ -13,13 +13,13 @@ multi-turn follow-ups. So resume, the cache, ``--retry-errors`` and the store ar
 local run, and the run id is the same: a run started locally can be finished on Ray and vice versa.
 
 Workers that die (node lost, OOM, ``ray.kill``) are dropped; their in-flight requests are retried on
-the others. Settings the command line does not carry come from the environment:
+the others. The cluster settings are flags of ``reasoneval run`` (none is part of the run id):
 
-  REASONEVAL_RAY_ACTOR_OPTIONS   JSON merged into each actor's ``.options()``, e.g. ``{"num_gpus": 1}``
-  REASONEVAL_RAY_RUNTIME_ENV     JSON ``runtime_env`` for ``ray.init`` (e.g. pip/py_modules for nodes)
-  REASONEVAL_RAY_WORKER_CONCURRENCY  requests in flight per worker (default: the backend's own limit,
+  --ray-actor-options JSON       merged into each actor's ``.options()``, e.g. ``{"num_gpus": 1}``
+  --ray-runtime-env JSON         ``runtime_env`` for ``ray.init`` (e.g. pip/py_modules for nodes)
+  --ray-worker-concurrency N     requests in flight per worker (default: the backend's own limit,
                                  at most 256; llama.cpp serves 1 at a time)
-  REASONEVAL_RAY_START_TIMEOUT   seconds to wait for every worker to load its model (default 1800)
+  --ray-start-timeout S          seconds to wait for every worker to load its model (default 1800)
 """
 
 from __future__ import annotations
@@ -66,16 +66,20 @@ def import_ray() -> Any:
     return ray
 
 
-def _env_json(name: str) -> dict[str, Any]:
-    raw = os.environ.get(name, "").strip()
+DEFAULT_START_TIMEOUT_S = 1800.0
+
+
+def json_object(flag: str, raw: str | None) -> dict[str, Any]:
+    """A flag's JSON object (``--ray-actor-options``, ``--ray-runtime-env``); {} when not given."""
+    raw = (raw or "").strip()
     if not raw:
         return {}
     try:
         val = json.loads(raw)
     except ValueError as e:
-        raise ModelError(f"{name} is not valid JSON: {e}") from e
+        raise ModelError(f"{flag} is not valid JSON: {e}") from e
     if not isinstance(val, dict):
-        raise ModelError(f"{name} must be a JSON object")
+        raise ModelError(f"{flag} must be a JSON object")
     return val
 
 
@@ -321,7 +325,7 @@ def start_workers(model_spec: str, workers: int, seed: int = 0, *, local_cpus: f
 
     ``local_cpus``: CPUs of the cluster to share among workers (a local cluster); None on a remote
     cluster, where each worker asks for 1 CPU (plus ``tp`` GPUs for vLLM) unless
-    REASONEVAL_RAY_ACTOR_OPTIONS / ``actor_options`` say otherwise.
+    ``actor_options`` (``--ray-actor-options``) say otherwise.
     """
     ray = import_ray()
     if workers < 1:
@@ -335,13 +339,9 @@ def start_workers(model_spec: str, workers: int, seed: int = 0, *, local_cpus: f
         forwarded = {k: os.environ[k] for k in FORWARDED_ENV if os.environ.get(k)}
         if forwarded:
             opts["runtime_env"] = {"env_vars": forwarded}
-    opts.update(_env_json("REASONEVAL_RAY_ACTOR_OPTIONS"))
     opts.update(actor_options or {})
     n_threads = max(1, int(opts.get("num_cpus") or 1))
-    if concurrency is None:
-        per_worker = os.environ.get("REASONEVAL_RAY_WORKER_CONCURRENCY")
-        concurrency = int(per_worker) if per_worker else None
-    timeout = start_timeout_s or float(os.environ.get("REASONEVAL_RAY_START_TIMEOUT", "1800"))
+    timeout = start_timeout_s or DEFAULT_START_TIMEOUT_S
 
     actor_cls = ray.remote(ModelWorker)
     handles = [actor_cls.options(**opts).remote(model_spec, seed, concurrency or 32, n_threads)
@@ -355,14 +355,14 @@ def start_workers(model_spec: str, workers: int, seed: int = 0, *, local_cpus: f
             # still loading a big model, or waiting for resources the cluster may never have
             print(f"{len(pending)} of {workers} Ray workers not ready after {WARN_PENDING_S:g}s; each asks "
                   f"for {ask}, the cluster has {_resources(ray)}; waiting up to {timeout:g}s "
-                  "(REASONEVAL_RAY_ACTOR_OPTIONS changes the ask, REASONEVAL_RAY_START_TIMEOUT the wait)",
+                  "(--ray-actor-options changes the ask, --ray-start-timeout the wait)",
                   file=sys.stderr)
             ready, pending = ray.wait(refs, num_returns=len(refs), timeout=max(0.0, t_end - time.monotonic()))
         if pending:
             raise ModelError(
                 f"only {len(ready)} of {workers} Ray workers started within {timeout:g}s; each asks for "
                 f"{ask}, the cluster has {_resources(ray)} (fewer --workers, or "
-                "REASONEVAL_RAY_ACTOR_OPTIONS to change the ask)")
+                "--ray-actor-options to change the ask)")
         infos = ray.get(refs)
     except ModelError:
         for h in handles:
@@ -385,14 +385,15 @@ def start_workers(model_spec: str, workers: int, seed: int = 0, *, local_cpus: f
                       ray_module=ray)
 
 
-def _init_ray(ray: Any, address: str | None, num_cpus: int | None) -> tuple[bool, float | None]:
+def _init_ray(ray: Any, address: str | None, num_cpus: int | None,
+              runtime_env: dict[str, Any] | None = None) -> tuple[bool, float | None]:
     """Connect to ``address`` or start a local cluster. Returns (we started it, local CPUs or None)."""
     import logging
 
     if ray.is_initialized():  # e.g. a notebook or a test that already called ray.init
         local = address is None and not _is_client(ray)
         return False, (float(ray.cluster_resources().get("CPU", 1)) if local else None)
-    runtime_env = _env_json("REASONEVAL_RAY_RUNTIME_ENV") or None
+    runtime_env = runtime_env or None
     if address:
         _check_reachable(address)
         try:
@@ -451,18 +452,21 @@ async def _drive(bench: Benchmark, spec: RunSpec, store: RunStore, backend: RayB
 
 def run_ray(bench: Benchmark, spec: RunSpec, store: RunStore, workers: int = 2, address: str | None = None,
             retry_errors: bool = False, progress: bool = True, *, num_cpus: int | None = None,
-            actor_options: dict[str, Any] | None = None, concurrency: int | None = None) -> RunResult:
+            actor_options: dict[str, Any] | None = None, concurrency: int | None = None,
+            runtime_env: dict[str, Any] | None = None, start_timeout_s: float | None = None) -> RunResult:
     """Run ``spec`` with generation sharded over ``workers`` Ray actors; the store stays on the driver.
 
     ``address``: ``ray://host:10001`` (or ``auto``) joins an existing cluster; None starts a local one
-    with ``num_cpus`` CPUs (default: all) and no dashboard.
+    with ``num_cpus`` CPUs (default: all) and no dashboard. ``actor_options``, ``concurrency`` (per worker),
+    ``runtime_env`` and ``start_timeout_s``: the ``--ray-*`` flags of ``reasoneval run``.
     """
     ray = import_ray()
-    started, local_cpus = _init_ray(ray, address, num_cpus)
+    started, local_cpus = _init_ray(ray, address, num_cpus, runtime_env)
     backend: RayBackend | None = None
     try:
         backend = start_workers(spec.model, workers, spec.seed, local_cpus=local_cpus,
-                                actor_options=actor_options, concurrency=concurrency)
+                                actor_options=actor_options, concurrency=concurrency,
+                                start_timeout_s=start_timeout_s)
         res = asyncio.run(_drive(bench, spec, store, backend, retry_errors, progress))
         res.extra["executor"] = "ray"
         res.extra["workers"] = backend.worker_stats()

@@ -29,7 +29,7 @@ from ...core.registry import register
 from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Usage, Verdict
 from ...scoring.judge import equivalence_prompt, parse_conclusion
 from . import analysis
-from .data import ENV_VAR, NUMERIC_TYPES, data_root, items_from_records, load, seed_pattern
+from .data import NUMERIC_TYPES, data_root, items_from_records, load, seed_pattern
 from .grading import extract_final, judge_answer, rule_check
 from .options import G365Options
 from .prompts import PROMPT_VERSION, query_prompt
@@ -86,7 +86,7 @@ class General365(Benchmark):
         return list(MODES)
 
     def load(self, subset: str, mode: str) -> list[Item]:
-        return load(self.data_path, self.seed_pattern)
+        return load(self.data_path, self.seed_pattern, self.opts.revision)
 
     def prompt(self, item: Item, mode: str) -> Prompt:
         m = item.data["_g365"]
@@ -148,10 +148,10 @@ class General365(Benchmark):
     # ---------------------------------------------------------------- bookkeeping
 
     def data_version(self) -> str:
-        if not configured(ENV_VAR, self.data_path):  # the Hub release: repo@commit (+ file sha256s once loaded)
+        if not configured(self.data_path):  # the Hub release: repo@commit (+ file sha256s once loaded)
             from ... import hub
 
-            return hub.data_version("general365")
+            return hub.data_version("general365", revision=self.opts.revision)
         try:
             root = data_root(self.data_path)
         except ValueError:

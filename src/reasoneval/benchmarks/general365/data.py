@@ -1,6 +1,6 @@
 """General365 data: the Hugging Face release ``meituan-longcat/General365_Public`` from disk.
 
-Point ``REASONEVAL_GENERAL365_PATH`` (or ``--data``) at the downloaded dataset folder or at one file;
+Point ``--data`` (``-O data=``) at the downloaded dataset folder or at one file;
 every ``*.parquet``, ``*.jsonl`` and ``*.json`` under it is read (HF metadata files are skipped).
 
 Release fields: ``id``, ``question``, ``answer``, ``answer_type`` (number | interval | text |
@@ -12,14 +12,13 @@ empty = not annotated). Optional fields this harness understands (own data in JS
      "seed_id": "s12", "is_seed": false, "variant": 1}
 
 Seeds and variants are linked by ``seed_id`` (and/or ``is_seed`` / ``variant`` with 0 = seed). Where
-only the ids encode it, set ``REASONEVAL_GENERAL365_SEED_PATTERN`` (or option ``seed_pattern``) to a
+only the ids encode it, set option ``seed_pattern`` (``-O seed_pattern=...``) to a
 regular expression with a named group ``seed`` (and optionally ``variant``), e.g.
 ``^(?P<seed>\\d+)_(?P<variant>\\d+)$``.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ from ...core.records import (
     Record,
     configured,
     data_files,
-    env_path,
+    data_path,
     opt_str,
     read_records,
     req_str,
@@ -37,8 +36,6 @@ from ...core.records import (
 from ...core.types import Item
 from .paper_meta import canonical
 
-ENV_VAR = "REASONEVAL_GENERAL365_PATH"
-SEED_PATTERN_ENV = "REASONEVAL_GENERAL365_SEED_PATTERN"
 ANSWER_TYPES = ("number", "interval", "text", "single_choice", "multiple_choice")
 NUMERIC_TYPES = ("number", "interval")
 CHOICE_TYPES = ("single_choice", "multiple_choice")
@@ -132,7 +129,7 @@ def record_to_item(rec: Record, pattern: re.Pattern[str] | None = None) -> Item:
 
 
 def seed_pattern(option: str | None = None) -> re.Pattern[str] | None:
-    raw = option or os.environ.get(SEED_PATTERN_ENV)
+    raw = option
     if not raw:
         return None
     try:
@@ -156,14 +153,16 @@ def items_from_records(records: list[Record], pattern: re.Pattern[str] | None = 
     return items
 
 
-def load(root_option: str | None = None, seed_pattern_option: str | None = None) -> list[Item]:
-    if not configured(ENV_VAR, root_option):  # no local copy: the pinned Hub release (reasoneval.hub)
+def load(root_option: str | None = None, seed_pattern_option: str | None = None,
+         revision: str | None = None) -> list[Item]:
+    """Items from ``root_option`` (``--data``), else from the Hub release at ``revision`` (default: pinned)."""
+    if not configured(root_option):  # no local copy: the pinned Hub release (reasoneval.hub)
         from ...hub import resolve_release
 
-        files = list(resolve_release("general365").paths)
+        files = list(resolve_release("general365", revision=revision).paths)
         records = [r for f in files for r in read_records(f)]
         return items_from_records(records, seed_pattern(seed_pattern_option))
-    root = env_path(ENV_VAR, root_option, "General365", LAYOUT_HELP)
+    root = data_root(root_option)
     files = data_files(root)
     if not files:
         raise DataError(f"{root}: no .parquet, .jsonl or .json files.\n{LAYOUT_HELP}")
@@ -172,4 +171,4 @@ def load(root_option: str | None = None, seed_pattern_option: str | None = None)
 
 
 def data_root(root_option: str | None = None) -> Path:
-    return env_path(ENV_VAR, root_option, "General365", LAYOUT_HELP)
+    return data_path(root_option, "General365", LAYOUT_HELP, "general365")

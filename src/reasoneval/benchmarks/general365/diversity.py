@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     from .data import load
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="General365 data (default: $REASONEVAL_GENERAL365_PATH)")
+    ap.add_argument("--data", help="General365 data folder or file (default: the pulled Hub release)")
     ap.add_argument("--out", required=True, help="output folder")
     ap.add_argument("--seeds-only", action="store_true", help="only items marked as seeds")
     ap.add_argument("--seed", type=int, default=0)

@@ -1,6 +1,7 @@
 """R-Bench (Guo et al., 2025): graduate-level single-choice reasoning, text (T) and multimodal (M), en/zh.
 
-Data: ``REASONEVAL_RBENCH_PATH`` (or ``reasoneval run rbench --data PATH``), see ``data.py``.
+Data: the pinned Hub release (``-O revision=REV`` for another) or ``reasoneval run rbench --data PATH``, see
+``data.py``.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from typing import Any
 
 from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
 from ...core.hashing import hash_files
-from ...core.records import DataError, Record, configured, data_files, env_path, read_records
+from ...core.records import DataError, Record, configured, data_files, data_path, read_records
 from ...core.registry import register
 from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from . import analysis
-from .data import ENV_VAR, SUBSETS, load_subset, normalize_subset, record_to_item, subset_from_name
+from .data import SUBSETS, load_subset, normalize_subset, record_to_item, subset_from_name
 from .extraction import extract_letter
+from .options import RBenchOptions
 from .prompts import MODES, PROMPT_VERSION, build_prompt
 
 
@@ -33,10 +35,18 @@ class RBench(Benchmark):
     default_mode = "cot"
     default_params = GenParams(max_tokens=8192, temperature=0.0)
 
+    Options = RBenchOptions
+
     @property
     def data_path(self) -> str | None:
         """The ``data`` option (``--data``): dataset root."""
         return self.options.data
+
+    @property
+    def revision(self) -> str | None:
+        """The ``revision`` option: the Hub release's revision (None: the pinned one)."""
+        o = self.options
+        return o.revision if isinstance(o, RBenchOptions) else None
 
     def subsets(self) -> list[str]:
         return list(SUBSETS)
@@ -45,7 +55,7 @@ class RBench(Benchmark):
         return list(MODES)
 
     def load(self, subset: str, mode: str) -> list[Item]:
-        return load_subset(subset, self.data_path)
+        return load_subset(subset, self.data_path, self.revision)
 
     def prompt(self, item: Item, mode: str) -> Prompt:
         m = item.data["_rbench"]
@@ -61,12 +71,12 @@ class RBench(Benchmark):
         return Verdict(outcome, letter, "rule", detail)
 
     def data_version(self) -> str:
-        if not configured(ENV_VAR, self.data_path):  # the Hub release: repo@commit (+ file sha256s once loaded)
+        if not configured(self.data_path):  # the Hub release: repo@commit (+ file sha256s once loaded)
             from ... import hub
 
-            return hub.data_version("rbench")
+            return hub.data_version("rbench", revision=self.revision)
         try:
-            root = env_path(ENV_VAR, self.data_path, "R-Bench", "")
+            root = data_path(self.data_path, "R-Bench", "")
         except DataError:
             return "unconfigured"
         return _version(str(root.resolve()))
@@ -78,7 +88,7 @@ class RBench(Benchmark):
         out: dict[str, dict[str, Any]] = {}
         for sub in [s for s in SUBSETS if s in subsets]:
             try:
-                items = load_subset(sub, self.data_path)
+                items = load_subset(sub, self.data_path, self.revision)
             except ValueError:  # DataError, HubError: the table just lacks the breakdown
                 continue
             out.update({it.key: _meta(it) for it in items})

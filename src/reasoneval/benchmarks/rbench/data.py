@@ -1,6 +1,6 @@
 """R-Bench data: the Hugging Face release ``R-Bench/R-Bench`` (configs ``rbench-{t,m}_{en,zh}``) from disk.
 
-Layout looked for under the root (``REASONEVAL_RBENCH_PATH`` or ``--data``)::
+Layout looked for under the root (``--data`` / ``-O data=``)::
 
     ROOT/rbench-t_en/test-00000-of-00001.parquet     (the HF folder as downloaded)
     ROOT/rbench-m_zh/*.parquet | *.jsonl | *.json
@@ -28,7 +28,7 @@ from ...core.records import (
     Record,
     configured,
     data_files,
-    env_path,
+    data_path,
     opt_str,
     read_records,
     req_str,
@@ -36,7 +36,6 @@ from ...core.records import (
 from ...core.types import Item
 from .paper_meta import department_of
 
-ENV_VAR = "REASONEVAL_RBENCH_PATH"
 SUBSETS = ("t_en", "t_zh", "m_en", "m_zh")
 LETTERS = "ABCDEF"
 LAYOUT_HELP = (
@@ -184,13 +183,14 @@ def record_to_item(rec: Record, subset: str, *, need_images: bool = True) -> Ite
     return Item("rbench", subset, rid, data, gold=answer)
 
 
-def load_subset(subset: str, root_option: str | None = None) -> list[Item]:
+def load_subset(subset: str, root_option: str | None = None, revision: str | None = None) -> list[Item]:
+    """One config's items from ``root_option`` (``--data``), else from the Hub release at ``revision``."""
     subset = normalize_subset(subset)
-    if not configured(ENV_VAR, root_option):  # no local copy: the pinned Hub release (reasoneval.hub)
+    if not configured(root_option):  # no local copy: the pinned Hub release (reasoneval.hub)
         from ...hub import resolve_release
 
-        return _load_files(list(resolve_release("rbench", f"rbench-{subset}").paths), subset, None)
-    root = env_path(ENV_VAR, root_option, "R-Bench", LAYOUT_HELP)
+        return _load_files(list(resolve_release("rbench", f"rbench-{subset}", revision=revision).paths), subset, None)
+    root = data_path(root_option, "R-Bench", LAYOUT_HELP, "rbench")
     files = subset_files(root, subset)
     if not files:
         raise DataError(f"{root}: no data files for config rbench-{subset}.\n{LAYOUT_HELP}")
