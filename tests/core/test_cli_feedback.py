@@ -132,6 +132,21 @@ def test_terminal_tables_never_break_a_word(capsys: pytest.CaptureFixture[str],
     assert "one two" in con.export_text()
 
 
+def test_terminal_tables_never_crop_a_column(capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # the README's main job printed its per-rule-tag table on an 80-column pipe with the last column cut
+    # to "be" (Rich crops what it cannot collapse); every column and every row's right border must show
+    monkeypatch.setenv("COLUMNS", "80")
+    cols = ["model", "category", "tag", "rules", "n", "correct", "accuracy", "worst rule", "best rule"]
+    row = ["llamacpp/default", "operation", "Basic Level", 1, 10, 0, 0.0, 0.0, 12.5]
+    render.to_terminal([Table("KOR-Bench accuracy per rule tag (zero-shot)", cols, [row])])
+    lines = capsys.readouterr().out.splitlines()
+    body = [ln.rstrip() for ln in lines if ln[:1] in "┏┃┡│└"]
+    assert body and all(ln[-1] in "┓┃┩│┘" for ln in body)
+    text = "\n".join(lines)
+    assert "best rule" in text and "12.50" in text and "worst rule" in text
+
+
 def _view(model: str, mode: str, run_id: str, options: dict[str, str] | None = None) -> RunView:
     run = {"run_id": run_id, "model": model, "mode": mode, "subset": "operation",
            "spec": {"params": {"max_tokens": 256}, "options": options or {}, "seed": 0}}

@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.table import Table as RichTable
 
 from ..core.benchmark import Table
@@ -28,24 +29,39 @@ def _longest_word(x: str) -> int:
 
 def to_terminal(tables: list[Table], console: Console | None = None) -> None:
     """Rich tables whose cells wrap only between words: every column is at least as wide as its longest
-    word, and the console is made wide enough for that (a narrow terminal soft-wraps whole lines)."""
+    word; a table that cannot fit the console that way is printed at its natural width rather than cropped
+    (a narrow terminal soft-wraps whole lines)."""
     for t in tables:
         cells = [[_cell(x) for x in r] for r in t.rows]
         # titles, headers, cells and notes are text, not Rich markup ("[official scoring]", "[[A]]")
         rt = RichTable(title=escape(t.title), title_justify="left")
-        needed = 4
         for i, c in enumerate(t.columns):
             w = max([_longest_word(c), *(_longest_word(r[i]) for r in cells if i < len(r))])
             rt.add_column(escape(c), min_width=w, overflow="fold")
-            needed += w + 3
         for r in cells:
             rt.add_row(*(escape(x) for x in r))
         con = console or Console()
-        if con.width < needed and console is None:
-            con = Console(width=needed)
+        if console is None and con.width < Measurement.get(con, con.options.update(max_width=1 << 16), rt).maximum:
+            # Rich collapses a table wider than the console by wrapping cells at spaces, but when it cannot
+            # fit it crops the right-hand columns; never lose a column: widen to the natural width then
+            con = _console_that_fits(con, rt)
         con.print(rt)
         for n in t.notes:
             con.print(f"  [dim]{escape(n)}[/dim]")
+
+
+_RIGHT_EDGES = frozenset("┓┃┫┩│┤┘┐┛")
+
+
+def _console_that_fits(con: Console, rt: RichTable) -> Console:
+    """``con`` if ``rt`` renders on it with every row ending at its right border, else a console as wide
+    as the table's natural width (a narrow terminal then soft-wraps whole lines instead)."""
+    with con.capture() as cap:
+        con.print(rt)
+    rows = [ln.rstrip() for ln in cap.get().splitlines() if ln[:1] in "┏┃┡│└┗┣├"]
+    if rows and all(ln[-1:] in _RIGHT_EDGES for ln in rows):
+        return con
+    return Console(width=Measurement.get(con, con.options.update(max_width=1 << 16), rt).maximum)
 
 
 def _md(x: Any) -> str:
