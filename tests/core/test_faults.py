@@ -211,6 +211,22 @@ def test_markdown_report_escapes_model_names() -> None:
     assert "&lt;img src=x onerror=alert(1)&gt;" in md and "acc\\|x" in md
 
 
+def test_hostile_model_name_runs_and_is_escaped_in_the_markdown_report(tmp_path: Path, make_server) -> None:
+    import json
+
+    srv = make_server("--delay", "0.0")
+    model = f"openai-compat/<img src=x onerror=alert(1)>@{srv.url}"
+    db = str(tmp_path / "s.db")
+    p = _cli("run", "toy", "--model", model, "--store", db, "--no-progress", "--json", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr[-2000:]
+    run_id = json.loads(p.stdout)["runs"][0]["run"]["run_id"]
+    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM verdicts").fetchone()[0] == 50  # nothing lost
+    p = _cli("report", run_id, "--store", db, "--md", str(tmp_path / "r.md"), cwd=tmp_path)
+    assert p.returncode == 0, p.stderr[-2000:]
+    md = (tmp_path / "r.md").read_text()
+    assert "<img" not in md and "openai-compat/&lt;img src=x onerror=alert(1)&gt;@" in md
+
+
 def _make_store(tmp_path: Path, make_server) -> tuple[Path, str]:
     srv = make_server("--delay", "0.0")
     store = RunStore(tmp_path / "s.db")

@@ -66,6 +66,20 @@ def test_paper_mode_rule_for_numbers_judge_for_text() -> None:
     assert b.judge_prompt(it["7"], "   ", "paper") is None
 
 
+def test_mathverify_timeout_is_unanswerable_not_incorrect() -> None:
+    """Issue 16 decision (docs/reliability.md): math-verify running out of time cannot decide, so the verdict is
+    unanswerable (``rule-timeout``), never a wrong answer; the verdict stays within its timeout plus respawn."""
+    import time
+
+    b = General365()
+    b.configure({"data": str(FIX / "hf"), "mathverify_timeout": "1.5"})
+    it = {i.id: i for i in b.load("test", "paper")}
+    t0 = time.monotonic()
+    v = b.score(it["1"], "### The final answer is: $\\boxed{9^{9^{9^{9}}}}$", "paper")
+    assert time.monotonic() - t0 < 1.5 + 10.0
+    assert (v.outcome, v.method, v.detail["rule"]) == (Outcome.UNANSWERABLE, "rule-timeout", "timeout")
+
+
 def test_cascade_mode_judges_only_rule_failures() -> None:
     b, it = General365(), items()
     assert b.judge_prompt(it["1"], "### The final answer is: $\\boxed{420}$", "cascade") is None

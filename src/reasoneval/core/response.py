@@ -61,6 +61,22 @@ def unclosed_think(text: str) -> bool:
     return OPEN in text and CLOSE not in text
 
 
+def has_inline_reasoning(text: str) -> bool:
+    """The output carries a reasoning section inline (a ``</think>`` ends one)."""
+    return CLOSE in text
+
+
+def answer_started(content: str) -> bool:
+    """Whether streamed ``content`` has reached the answer (past an inline ``<think>`` section, if any)."""
+    head = content.lstrip()
+    if not head:
+        return False
+    if not head.startswith(OPEN):
+        return True
+    _, closed, after = head.partition(CLOSE)
+    return bool(closed) and bool(after.strip())
+
+
 @dataclass(frozen=True)
 class Response:
     """One model output as every scorer and judge sees it."""

@@ -148,8 +148,8 @@ def _download(spec: ReleaseSpec, config: str, revision: str, commit: str, cache:
     rels = config_files(siblings, config, readme)
     if not rels:
         raise HubError(f"{spec.repo_id}@{commit}: no data files for config {config!r} among "
-                       f"{len(siblings)} file(s); the release layout changed - set "
-                       f"REASONEVAL_{spec.benchmark.upper()}_PATH to a local copy")
+                       f"{len(siblings)} file(s); the release layout changed - pass a local copy with "
+                       f"--data PATH")
     m = Manifest(spec.repo_id, revision, commit, config)
     for rel in rels:
         local = get(rel)

@@ -16,6 +16,7 @@ from typing import Any
 
 import aiohttp
 
+from ..core.response import answer_started
 from ..core.safetext import redact_secrets, storable
 from ..core.types import Completion, GenParams, Prompt, Usage
 from .base import ModelError
@@ -40,17 +41,6 @@ def _reasoning_tokens(u: dict[str, Any]) -> int | None:
     details = u.get("completion_tokens_details") or u.get("output_tokens_details") or {}
     n = details.get("reasoning_tokens") if isinstance(details, dict) else None
     return int(n) if isinstance(n, (int, float)) else None
-
-
-def _answer_started(content: str) -> bool:
-    """Whether streamed ``content`` has reached the answer (past an inline ``<think>`` section, if any)."""
-    head = content.lstrip()
-    if not head:
-        return False
-    if not head.startswith("<think>"):
-        return True
-    _, closed, after = head.partition("</think>")
-    return bool(closed) and bool(after.strip())
 
 
 class OpenAICompatBackend(HTTPBackend):
@@ -131,7 +121,7 @@ class OpenAICompatBackend(HTTPBackend):
                     raise TypeError("content is not a string")
                 reasoning.append(think)
                 text.append(piece)
-                if ttft is None and piece and _answer_started("".join(text)):
+                if ttft is None and piece and answer_started("".join(text)):
                     ttft = time.monotonic() - t0
                 finish = choice.get("finish_reason") or finish
         return self._completion("".join(text), "".join(reasoning) or None, finish, usage,

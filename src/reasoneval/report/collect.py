@@ -10,6 +10,7 @@ from typing import Any
 from ..core import registry
 from ..core.benchmark import ScoredRow, Table, Turn
 from ..core.types import Outcome
+from ..core.verdicts import Method
 from ..store.sqlite import RunStore
 from . import reasoning
 
@@ -46,7 +47,7 @@ def run_stats(rows: list[ScoredRow]) -> dict[str, Any]:
     n = len(rows)
     errors = sum(1 for r in rows if r.final.completion.error is not None)
     unans = sum(1 for r in rows if r.final.verdict and r.final.verdict.outcome is Outcome.UNANSWERABLE)
-    truncated = sum(1 for r in rows if r.final.verdict and r.final.verdict.method == "truncated")
+    truncated = sum(1 for r in rows if r.final.verdict and r.final.verdict.method == Method.TRUNCATED)
     ptoks = sum(t.completion.usage.prompt_tokens for r in rows for t in r.turns)
     ctoks = sum(t.completion.usage.completion_tokens for r in rows for t in r.turns)
     return {"items": n, "errors": errors, "unextractable": unans, "truncated": truncated,

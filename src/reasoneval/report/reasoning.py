@@ -17,6 +17,7 @@ from statistics import fmean
 from typing import Any
 
 from ..core.benchmark import ScoredRow, Table
+from ..core.response import has_inline_reasoning
 from ..core.types import Outcome
 
 NA = "-"
@@ -34,7 +35,7 @@ def _row_figures(r: ScoredRow) -> dict[str, Any]:
             "answer_tokens": out - sum(rt) if rt else None, "output_tokens": out,
             "ttft": fmean(ttft) if ttft else None, "latency": sum(c.latency_s for c in comps),
             "truncated": any(c.finish_reason == "length" for c in comps),
-            "reasoning": any(c.reasoning for c in comps) or any("</think>" in c.text for c in comps)}
+            "reasoning": any(c.reasoning for c in comps) or any(has_inline_reasoning(c.text) for c in comps)}
 
 
 def _mean(xs: list[Any], digits: int = 1) -> Any:

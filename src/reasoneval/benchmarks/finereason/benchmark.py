@@ -40,6 +40,7 @@ from ...core.hashing import hash_files, sha256_text
 from ...core.registry import register
 from ...core.response import Response
 from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
+from ...core.verdicts import Method
 from . import prompts as P
 from . import tasks
 from .data import DATA_DIR, LABELS, QUESTION_INPUTS, STATE_INPUTS, load_questions, load_states
@@ -57,7 +58,7 @@ MODE_ALIASES = {
     ST: ST, "state_transition": ST, "st": ST, "transition": ST,
     E2E: E2E, "e2e": E2E, "end_to_end": E2E, "endtoend": E2E, "solve": E2E, "solving": E2E,
 }
-_TRUNCATED = "truncated"
+_TRUNCATED = Method.TRUNCATED
 
 
 def normalize_mode(name: str) -> str:

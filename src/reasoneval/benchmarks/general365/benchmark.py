@@ -8,7 +8,7 @@ Modes (both send the paper's query templates):
 
 ``Verdict.method`` records the deciding path: ``rule`` | ``judge`` | ``unextractable`` (plus
 ``judge-unparseable``, ``judge-missing``, and the runner's ``truncated`` / ``error`` / ``judge-error``).
-Data: ``REASONEVAL_GENERAL365_PATH`` (or ``--data``), see ``data.py``.
+Data: ``--data`` (``-O data=``), else the pinned Hub release; see ``data.py``.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from ...core.hashing import hash_files
 from ...core.records import configured
 from ...core.registry import register
 from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Usage, Verdict
+from ...core.verdicts import Method
 from ...scoring.judge import equivalence_prompt, parse_conclusion
 from . import analysis
 from .data import NUMERIC_TYPES, data_root, items_from_records, load, seed_pattern
@@ -104,17 +105,17 @@ class General365(Benchmark):
         extracted, source = extract_final(text, m["answer_type"])
         detail: dict[str, Any] = {**_meta(item), "extracted_from": source}
         if extracted is None:
-            v = Verdict(Outcome.UNANSWERABLE, None, "unextractable", detail)
+            v = Verdict(Outcome.UNANSWERABLE, None, Method.UNEXTRACTABLE, detail)
         else:
             r = rule_check(m["answer_type"], str(item.gold), extracted, m["float_round"], self.mathverify_timeout)
             detail["rule"] = r.reason
             if r.reason == "timeout":  # math-verify ran out of time: undecided, not a wrong answer
                 v = Verdict(Outcome.UNANSWERABLE, extracted, "rule-timeout", detail)
             elif r.decided is None and m["answer_type"] not in NUMERIC_TYPES:
-                v = Verdict(Outcome.UNANSWERABLE, extracted, "judge-missing",
+                v = Verdict(Outcome.UNANSWERABLE, extracted, Method.JUDGE_MISSING,
                             {**detail, "note": "this answer needs the LLM judge (--judge)"})
             else:
-                v = Verdict(Outcome.CORRECT if r.decided else Outcome.INCORRECT, extracted, "rule", detail)
+                v = Verdict(Outcome.CORRECT if r.decided else Outcome.INCORRECT, extracted, Method.RULE, detail)
         with self._lock:
             self._cache[key] = v
             while len(self._cache) > 4096:
@@ -141,9 +142,9 @@ class General365(Benchmark):
         detail = {**v.detail, "rule_outcome": v.outcome.value, "rule_method": v.method}
         decided = parse_conclusion(judge_text)
         if decided is None:
-            return Verdict(Outcome.UNANSWERABLE, v.extracted, "judge-unparseable",
+            return Verdict(Outcome.UNANSWERABLE, v.extracted, Method.JUDGE_UNPARSEABLE,
                            {**detail, "judge_reply_tail": judge_text[-300:]})
-        return Verdict(Outcome.CORRECT if decided else Outcome.INCORRECT, v.extracted, "judge", detail)
+        return Verdict(Outcome.CORRECT if decided else Outcome.INCORRECT, v.extracted, Method.JUDGE, detail)
 
     # ---------------------------------------------------------------- bookkeeping
 

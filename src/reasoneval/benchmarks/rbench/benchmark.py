@@ -16,6 +16,7 @@ from ...core.hashing import hash_files
 from ...core.records import DataError, Record, configured, data_files, data_path, read_records
 from ...core.registry import register
 from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
+from ...core.verdicts import Method
 from . import analysis
 from .data import SUBSETS, load_subset, normalize_subset, record_to_item, subset_from_name
 from .extraction import extract_letter
@@ -66,9 +67,9 @@ class RBench(Benchmark):
         letter, how = extract_letter(text, letters)
         detail = {**_meta(item), "found_by": how}
         if letter is None:
-            return Verdict(Outcome.UNANSWERABLE, None, "unextractable", detail)
+            return Verdict(Outcome.UNANSWERABLE, None, Method.UNEXTRACTABLE, detail)
         outcome = Outcome.CORRECT if letter == item.gold else Outcome.INCORRECT
-        return Verdict(outcome, letter, "rule", detail)
+        return Verdict(outcome, letter, Method.RULE, detail)
 
     def data_version(self) -> str:
         if not configured(self.data_path):  # the Hub release: repo@commit (+ file sha256s once loaded)
