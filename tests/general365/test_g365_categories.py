@@ -28,3 +28,13 @@ def test_category_table_in_paper_order() -> None:
     t = analysis.category_table(rows)
     assert t is not None
     assert [r[0] for r in t.rows] == ["Complex Constraints", "Probability & Uncertainty", "Zeta"]
+
+
+def test_report_says_which_breakdowns_cannot_be_made() -> None:
+    ok = Verdict(Outcome.CORRECT, "1", "rule", {})
+    bare = analysis.all_tables([analysis.Scored("1", ok, {"answer_type": "number"}, 10)], "zero-shot")
+    assert any("No per-category table and no seeds-vs-variants table" in n for n in bare[0].notes)
+    labelled = analysis.all_tables([analysis.Scored("1", ok, {"categories": ["Complex Constraints"]}, 10)],
+                                   "zero-shot")
+    assert any("No seeds-vs-variants table" in n for n in labelled[0].notes)
+    assert "General365 accuracy per challenge category" in [t.title for t in labelled]

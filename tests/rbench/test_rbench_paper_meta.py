@@ -36,3 +36,17 @@ def test_loader_fills_department_from_subject() -> None:
     assert it.data["_rbench"]["department"] is None
     it = record_to_item(Record(Path("t.jsonl"), 1, {**base, "department": "Physics", "subject": "Optics"}), "t_zh")
     assert (it.data["_rbench"]["department"], it.data["_rbench"]["department_from"]) == ("Physics", None)
+
+
+def test_report_says_when_the_breakdowns_cannot_be_made() -> None:
+    from reasoneval.benchmarks.rbench import analysis
+    from reasoneval.core.types import Outcome, Verdict
+
+    ok = Verdict(Outcome.CORRECT, "A", "rule", {})
+    bare = analysis.all_tables([analysis.Scored("t_en", "1", ok, {})], "cot")
+    assert any("No per-department or per-subject table" in n for n in bare[0].notes)
+    assert [t.title for t in bare] == ["R-Bench Top-1 accuracy (cot)"]
+    full = analysis.all_tables([analysis.Scored("t_en", "1", ok, {"department": "Biology", "subject": "Genetics"})],
+                               "cot")
+    assert not any("No per-department" in n for n in full[0].notes)
+    assert "R-Bench accuracy per department" in [t.title for t in full]

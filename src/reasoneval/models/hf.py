@@ -63,6 +63,10 @@ class HFBackend:
             kw.update(do_sample=True, temperature=params.temperature)
             if params.top_p is not None:
                 kw["top_p"] = params.top_p
+            if params.seed is not None:  # --seed: reproducible sampling (one generation at a time here)
+                import torch
+
+                torch.manual_seed(params.seed)
         else:
             kw["do_sample"] = False
         out = self.model.generate(**enc, **kw)

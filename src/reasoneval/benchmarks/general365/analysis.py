@@ -14,8 +14,9 @@ from typing import Any
 
 from ...core.benchmark import Table
 from ...core.types import Outcome, Verdict
+from ...core.verdicts import Method
 
-PATHS = ("rule", "judge", "unextractable", "judge-unparseable", "judge-missing")
+PATHS = (Method.RULE, Method.JUDGE, Method.UNEXTRACTABLE, Method.JUDGE_UNPARSEABLE, Method.JUDGE_MISSING)
 
 
 @dataclass
@@ -132,7 +133,13 @@ def efficiency_table(rows: list[Scored]) -> Table | None:
 
 def all_tables(rows: list[Scored], mode: str) -> list[Table]:
     out = [overall_table(rows, mode)]
-    for t in (category_table(rows), seed_variant_table(rows), efficiency_table(rows)):
+    cats, seeds = category_table(rows), seed_variant_table(rows)
+    missing = [what for what, t in (("per-category table", cats), ("seeds-vs-variants table", seeds)) if t is None]
+    if missing:  # say so, rather than leave the paper's breakdowns silently out
+        out[0].notes.append(
+            f"No {' and no '.join(missing)}: these items carry no category labels / seed links (the public "
+            "release has neither, and nothing in it derives them; see general365/paper_meta.py).")
+    for t in (cats, seeds, efficiency_table(rows)):
         if t is not None:
             out.append(t)
     return out

@@ -117,7 +117,12 @@ def consistency_table(rows: Iterable[Scored]) -> Table | None:
 
 
 def all_tables(rows: list[Scored], mode: str) -> list[Table]:
-    tables = [accuracy_table(rows, mode), *breakdown_tables(rows)]
+    breakdowns = breakdown_tables(rows)
+    tables = [accuracy_table(rows, mode), *breakdowns]
+    if not breakdowns:  # say so, rather than leave the paper's breakdowns silently out
+        tables[0].notes.append(
+            "No per-department or per-subject table: these items carry no department or subject (the public "
+            "release has none, and no key links its items to the paper's Tables 8-9; see rbench/paper_meta.py).")
     cons = consistency_table(rows)
     if cons is not None:
         tables.append(cons)
