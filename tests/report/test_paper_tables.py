@@ -49,3 +49,36 @@ def test_merged_report_tells_modes_apart() -> None:
     (t,) = collect.merge([a, b])
     assert t.columns[:2] == ["model", "mode"]
     assert [r[:2] for r in t.rows] == [["m1", "zero-shot"], ["m1", "three-shot"]]
+
+
+def test_cross_run_tables_never_pool_runs_made_differently() -> None:
+    """FineReason Table 3 and General365 Table 1 keep runs apart that differ in options (or, General365, in
+    mode); a second run of the same label replaces items instead of counting them twice."""
+    from reasoneval.report.paper_tables_general365 import general365_table1
+
+    golds = ["Solvable"] * 10
+    off = _view("m1", "state-checking", _rows("sudoku", 2, 10, golds))
+    cor = _view("m1", "state-checking", _rows("sudoku", 8, 10, golds))
+    st = _view("m1", "state-transition", _rows("sudoku", 5, 10))
+    off.run["spec"] = {"options": {"scoring": "official"}}
+    cor.run["spec"] = {"options": {"scoring": "corrected"}}
+    st.run["spec"] = {"options": {"scoring": "corrected"}}
+    t = finereason_table3([off, cor, st])
+    assert t is not None
+    by = {r[0]: r for r in t.rows}
+    assert by["m1 · scoring=official"][1:3] == [20.0, None]
+    assert by["m1 · scoring=corrected"][1:3] == [80.0, 50.0]
+    again = finereason_table3([cor, cor, st])  # the same run twice: the same numbers, not doubled items
+    assert again is not None and {r[0]: r for r in again.rows}["m1"][1:3] == [80.0, 50.0]
+    assert next(r for r in again.rows if r[0] == "Majority class")[1] == 100.0
+
+    paper = _view("openai/o4-mini", "paper", _rows("test", 3, 4), bench="general365")
+    cascade = _view("openai/o4-mini", "cascade", _rows("test", 1, 4), bench="general365")
+    g = general365_table1([paper, cascade])
+    assert g is not None
+    ours = {r[0]: r for r in g.rows if r[1] == "ours"}
+    overall = g.columns.index("Overall")
+    assert (ours["openai/o4-mini · paper"][overall], ours["openai/o4-mini · cascade"][overall]) == (75.0, 25.0)
+    assert {r[1] for r in g.rows if r[0] == "openai/o4-mini · paper"} >= {"paper: o4-mini"}  # still matched
+    g2 = general365_table1([paper, paper])
+    assert g2 is not None and g2.rows[0][overall] == 75.0 and g2.rows[0][g2.columns.index("n")] == 4

@@ -92,3 +92,19 @@ def test_html_report_shows_cross_run_tables_escaped() -> None:
     page = build_html(views, load_items=False)
     assert 'id="lb-paper-tables"' in page and "R-Bench Table 7 layout" in page
     assert "<script>alert(1)" not in page and "x&lt;script&gt;alert(1)&lt;/script&gt;&quot;" in page
+
+
+def test_runs_on_other_data_are_separate_rows_still_matched_to_the_paper() -> None:
+    from reasoneval.report.paper_tables_rbench import accuracy_table
+
+    m = "openai/gpt-4o-2024-11-20"
+    a = _view(m, "cot", _rows("t_en", {0, 1}, 4))
+    b = _view(m, "cot", _rows("t_en", {0, 1, 2, 3}, 4))
+    a.run["spec"] = {"options": {"data": None}}
+    b.run["spec"] = {"options": {"data": "/tmp/own"}}
+    t = accuracy_table([a, b], 5, n_boot=200)
+    assert t is not None
+    rows = {r[0]: r for r in t.rows}
+    assert set(rows) == {f"{m} · data=null", f"{m} · data=/tmp/own"}
+    assert rows[f"{m} · data=null"][2] == 50.0 and rows[f"{m} · data=/tmp/own"][2] == 100.0
+    assert rows[f"{m} · data=null"][1] == rows[f"{m} · data=/tmp/own"][1] == "GPT-4o-20241120"  # still matched

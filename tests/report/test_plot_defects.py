@@ -56,6 +56,20 @@ def test_accuracy_vs_tokens_labels_never_overlap() -> None:
     assert numbers == list(range(1, 13))  # every run numbered once
 
 
+def test_long_labels_keep_the_mode_that_tells_runs_apart() -> None:
+    # CoT and no-CoT runs of one long model name: cutting the label's end made the two key lines identical
+    m = "openai-compat/qwen2.5-7b-instruct@http://localhost:8080/v1"
+    views = [_view(m, _rows(50, 100, 300), mode="cot", bench="rbench"),
+             _view(m, _rows(40, 100, 100), mode="no-cot", bench="rbench")]
+    fig = plots.accuracy_vs_tokens_figure(views)
+    key = next(t.get_text() for t in fig.axes[0].texts if "\n" in t.get_text()).split("\n")
+    assert len(set(key)) == 2 and key[0].endswith("· cot") and key[1].endswith("· no-cot")
+    assert all(len(line) <= 44 for line in key)
+    legend = [t.get_text() for t in plots.self_correction_figure(
+        [_view(m, _rows(6, 10, 20, turns=2), mode=mode) for mode in ("a-mode", "b-mode")]).axes[0].get_legend().texts]
+    assert len(set(legend)) == 2
+
+
 def test_single_depth_axis_is_whole_numbers() -> None:
     fig = plots.depth_figure([_view("m", _rows(3, 5, 10, depth=3), bench="finereason")])
     ticks = list(fig.axes[0].get_xticks())

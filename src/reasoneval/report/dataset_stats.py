@@ -230,8 +230,15 @@ def generic_tables(name: str, data: str | None = None) -> list[Table]:
     cats: Counter[tuple[str, ...]] = Counter()
     types: Counter[tuple[str, ...]] = Counter()
     qlen: dict[str, list[int]] = defaultdict(list)
+    missing: list[str] = []
+    first_error: Exception | None = None
     for sub in bench.subsets():
-        items = bench.load(sub, bench.default_mode)
+        try:
+            items = bench.load(sub, bench.default_mode)
+        except (FileNotFoundError, ValueError) as e:  # a local copy without every config: count the others
+            missing.append(sub)
+            first_error = first_error or e
+            continue
         per_subset[(sub,)] += len(items)
         for it in items:
             d = it.data if isinstance(it.data, dict) else {}
@@ -244,8 +251,16 @@ def generic_tables(name: str, data: str | None = None) -> list[Table]:
                     cats[(str(c),)] += 1
                 types[(str(g.get("answer_type")),)] += 1
                 qlen[sub].append(count_tokens(str(g.get("question", ""))))
+    if first_error is not None and not per_subset:
+        raise first_error
     out = [_distribution(f"{name}: items per subset", per_subset, ["subset"])]
-    if subjects:
+    if missing:
+        out[0].notes.append(f"No data for {', '.join(missing)} ({first_error}).")
+    if subjects and name == "rbench":
+        from .dataset_stats_rbench import rbench_subject_tables
+
+        out += rbench_subject_tables(subjects)
+    elif subjects:
         out.append(_distribution(f"{name}: subject distribution", subjects, ["subset", "department", "subject"]))
     if cats:
         t = _distribution(f"{name}: category distribution", cats, ["category"])

@@ -7,6 +7,7 @@ modes side by side). ``extra_tables(views)`` returns those whose runs are presen
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -20,25 +21,39 @@ FR_NAMES = {"sudoku": "Sudoku", "graphcoloring": "Graph Coloring", "game24": "Ga
 SC, ST = "state-checking", "state-transition"
 
 
+def row_labels(views: Sequence[RunView], with_mode: bool) -> list[str]:
+    """The row label of each run in a cross-run paper table: its model, then (``with_mode``) its mode and the
+    benchmark options in which these runs differ, so runs made differently are never pooled into one row."""
+    def ident(v: RunView) -> dict[str, str]:
+        opts = (v.run.get("spec") or {}).get("options") or {}
+        d = {k: x if isinstance(x, str) else json.dumps(x, sort_keys=True) for k, x in sorted(opts.items())}
+        return {"mode": str(v.run.get("mode", "")), **d} if with_mode else d
+
+    ids = [ident(v) for v in views]
+    keys = list(dict.fromkeys(k for d in ids for k in d))
+    differing = [k for k in keys if len({d.get(k, "") for d in ids}) > 1]
+    return [" · ".join([str(v.run.get("model")), *(d.get(k, "") if k == "mode" else f"{k}={d.get(k, '')}"
+                                                     for k in differing)]) for v, d in zip(views, ids, strict=True)]
+
+
 def _acc(vals: list[float]) -> float | None:
     return round(100 * sum(vals) / len(vals), 2) if vals else None
 
 
 def finereason_table3(views: Sequence[RunView]) -> Table | None:
-    by_model: dict[str, dict[tuple[str, str], list[float]]] = defaultdict(lambda: defaultdict(list))
-    golds: dict[str, list[str]] = defaultdict(list)
-    for v in views:
-        mode = v.run.get("mode")
-        if v.run.get("benchmark") != "finereason" or mode not in (SC, ST):
-            continue
-        model = str(v.run.get("model"))
-        for (sub, _), s in item_scores(v.rows).items():
-            by_model[model][(sub, mode)].append(s)
+    # label -> (puzzle, task) -> item -> score: a later run of the same label replaces an item, never doubles it
+    by_model: dict[str, dict[tuple[str, str], dict[Any, float]]] = defaultdict(lambda: defaultdict(dict))
+    golds: dict[str, dict[tuple[str, int], str]] = defaultdict(dict)
+    fr = [v for v in views if v.run.get("benchmark") == "finereason" and v.run.get("mode") in (SC, ST)]
+    for v, model in zip(fr, row_labels(fr, with_mode=False), strict=True):
+        mode = str(v.run.get("mode"))
+        for (sub, key), s in item_scores(v.rows).items():
+            by_model[model][(sub, mode)][key] = s
         if mode == SC:
             for r in v.rows:
                 g = r.final.verdict.detail.get("gold") if r.final.verdict else None
                 if isinstance(g, str):
-                    golds[r.subset].append(g)
+                    golds[r.subset][(r.item_key, r.sample)] = g
     if not by_model or not any(m == SC for d in by_model.values() for _, m in d) or \
             not any(m == ST for d in by_model.values() for _, m in d):
         return None
@@ -48,7 +63,7 @@ def finereason_table3(views: Sequence[RunView]) -> Table | None:
     for model, d in by_model.items():
         cells: list[Any] = []
         for p in puzzles:
-            cells += [_acc(d.get((p, SC), [])), _acc(d.get((p, ST), []))]
+            cells += [_acc(list(d.get((p, SC), {}).values())), _acc(list(d.get((p, ST), {}).values()))]
         sc = [c for c in cells[0::2] if c is not None]
         st = [c for c in cells[1::2] if c is not None]
         rows.append([model, *cells, round(sum(sc) / len(sc), 2) if sc else None,
@@ -56,12 +71,13 @@ def finereason_table3(views: Sequence[RunView]) -> Table | None:
     rows.append(["Random (uniform guess)", *([50.0, None] * len(puzzles)), 50.0, None])
     maj = []
     for p in puzzles:
-        g = golds.get(p, [])
+        g = list(golds.get(p, {}).values())
         maj += [round(100 * max(g.count("Solvable"), g.count("Unsolvable")) / len(g), 2) if g else None, None]
     mj = [c for c in maj[0::2] if c is not None]
     rows.append(["Majority class", *maj, round(sum(mj) / len(mj), 2) if mj else None, None])
     return Table("FineReason Table 3 layout: state checking (SC) and state transition (ST) accuracy", cols, rows,
-                 ["One row per model from its SC and ST runs; averages are the mean over the puzzles present. "
+                 ["One row per model (and the options its runs differ in) from its SC and ST runs; averages are "
+                  "the mean over the puzzles present. "
                   "Random: a uniform Solvable/Unsolvable guess (the paper's baseline value is not in our copy); "
                   "majority class: always the more frequent gold label of the SC items scored. ST has no "
                   "random baseline (the move space is open). The paper's Table 3 numbers are not in our copy."])

@@ -22,8 +22,8 @@ from .paper_numbers_general365 import GENERAL365_TABLE1, TABLE1_COLUMNS, general
 CATS = TABLE1_COLUMNS[:-1]
 
 
-def _scored(v: RunView) -> list[tuple[list[str], float]]:
-    """(categories, correct 0/1) per non-error answer of a run."""
+def _scored(v: RunView) -> dict[tuple[str, int], tuple[list[str], float]]:
+    """(item, sample) -> (categories, correct 0/1) for each non-error answer of a run."""
     metas: list[dict[str, Any]] | None = None
     try:
         to_scored = getattr(registry.for_run(v.run), "to_scored", None)
@@ -31,14 +31,14 @@ def _scored(v: RunView) -> list[tuple[list[str], float]]:
             metas = [s.meta for s in to_scored(v.rows)]
     except Exception:  # noqa: BLE001 - without the benchmark's data, the verdicts' own detail still serves
         metas = None
-    out = []
+    out: dict[tuple[str, int], tuple[list[str], float]] = {}
     for i, r in enumerate(v.rows):
         t = r.final
         if t.completion.error is not None or (t.verdict is not None and t.verdict.outcome is Outcome.ERROR):
             continue
         meta = metas[i] if metas is not None else (t.verdict.detail if t.verdict else {})
         cats = [canonical(str(c)) for c in (meta.get("categories") or [])]
-        out.append((cats, float(t.verdict is not None and t.verdict.outcome is Outcome.CORRECT)))
+        out[(r.item_key, r.sample)] = (cats, float(t.verdict is not None and t.verdict.outcome is Outcome.CORRECT))
     return out
 
 
@@ -47,15 +47,22 @@ def _pct(xs: list[float]) -> float | None:
 
 
 def general365_table1(views: Sequence[RunView], n_boot: int = stats.N_BOOT, seed: int = 0) -> Table | None:
-    by_model: dict[str, list[tuple[list[str], float]]] = defaultdict(list)
-    for v in views:
-        if v.run.get("benchmark") == "general365":
-            by_model[str(v.run.get("model"))] += _scored(v)
+    from .paper_tables import row_labels
+
+    # row label (model, and the mode / options its runs differ in) -> (item, sample) -> answer: runs of one
+    # label add items (a later run replaces an item, never doubles it); paper and cascade runs stay apart
+    by_model: dict[str, dict[tuple[str, int], tuple[list[str], float]]] = defaultdict(dict)
+    model_of: dict[str, str] = {}
+    g365 = [v for v in views if v.run.get("benchmark") == "general365"]
+    for v, label in zip(g365, row_labels(g365, with_mode=True), strict=True):
+        by_model[label].update(_scored(v))
+        model_of[label] = str(v.run.get("model"))
     if not by_model:
         return None
     rows: list[list[Any]] = []
     any_cats = False
-    for model, scored in by_model.items():
+    for model, answers in by_model.items():
+        scored = list(answers.values())
         per: dict[str, list[float]] = defaultdict(list)
         for cats, ok in scored:
             for c in cats:
@@ -65,7 +72,7 @@ def general365_table1(views: Sequence[RunView], n_boot: int = stats.N_BOOT, seed
         e = stats.bootstrap_ci(allv, n_boot, seed) if allv else None
         ours = [_pct(per.get(c, [])) for c in CATS] + [_pct(allv)]
         rows.append([model, "ours", *ours, len(allv), f"[{e.low:.1f}, {e.high:.1f}]" if e else ""])
-        name = general365_model(model)
+        name = general365_model(model_of[model])
         if name is not None:
             pub = [GENERAL365_TABLE1[name][c] for c in TABLE1_COLUMNS]
             rows.append([model, f"paper: {name}", *pub, None, ""])

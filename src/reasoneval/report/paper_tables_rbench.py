@@ -28,22 +28,39 @@ def _r1(x: float | None) -> float | None:
     return None if x is None else round(x, 1)
 
 
+def _labels(views: Sequence[RunView]) -> dict[int, tuple[str, str]]:
+    """id(view) -> (row label, model) of the R-Bench runs: the model, plus the options in which the runs
+    differ (other data, revision), so differently made runs never pool; cot and no-cot share a label."""
+    from .paper_tables import row_labels
+
+    rb = [v for v in views if v.run.get("benchmark") == "rbench"]
+    return {id(v): (lab, str(v.run.get("model"))) for v, lab in zip(rb, row_labels(rb, with_mode=False), strict=True)}
+
+
 def scores_by_model(views: Sequence[RunView], mode: str) -> dict[str, dict[str, Scores]]:
-    """model -> subset -> item scores, over the R-Bench runs of ``mode`` (later runs add items to earlier ones)."""
+    """label -> subset -> item scores, over the R-Bench runs of ``mode`` (later runs add items to earlier ones).
+    The label is the model, plus the options its runs differ in (see :func:`model_of`)."""
+    labels = _labels(views)
     out: dict[str, dict[str, Scores]] = defaultdict(lambda: defaultdict(dict))
     for v in views:
         if v.run.get("benchmark") != "rbench" or v.run.get("mode") != mode:
             continue
-        model = str(v.run.get("model"))
+        label = labels[id(v)][0]
         for key, s in stats.item_scores(v.rows).items():
-            out[model][key[0]][key] = s
+            out[label][key[0]][key] = s
     return out
+
+
+def model_of(views: Sequence[RunView]) -> dict[str, str]:
+    """Row label -> model spec (to match the paper's model names)."""
+    return dict(_labels(views).values())
 
 
 def accuracy_table(views: Sequence[RunView], table: int, n_boot: int = stats.N_BOOT, seed: int = 0) -> Table | None:
     """Table 5 (``table=5``, text) or Table 6 (``table=6``, multimodal) for the ``cot`` runs present."""
     subsets = ("t_en", "t_zh") if table == 5 else ("m_en", "m_zh")
     by = scores_by_model(views, "cot")
+    spec_of = model_of(views)
     models = [m for m, d in by.items() if any(d.get(s) for s in subsets)]
     if not models:
         return None
@@ -53,7 +70,7 @@ def accuracy_table(views: Sequence[RunView], table: int, n_boot: int = stats.N_B
         cols += [NAMES[s], "n", "95% CI", "paper", "Δ"]
     rows: list[list[Any]] = []
     for m in models:
-        name = rbench_model(m, table)
+        name = rbench_model(spec_of[m], table)
         row: list[Any] = [m, name or ""]
         for s in subsets:
             vals = list(by[m].get(s, {}).values())
@@ -73,11 +90,12 @@ def accuracy_table(views: Sequence[RunView], table: int, n_boot: int = stats.N_B
 def cot_ablation_table(views: Sequence[RunView], n_boot: int = stats.N_BOOT, seed: int = 0) -> Table | None:
     """Table 7: paired CoT − no-CoT per model and config, for models with both runs."""
     cot, nocot = scores_by_model(views, "cot"), scores_by_model(views, "no-cot")
+    spec_of = model_of(views)
     rows: list[list[Any]] = []
     for m in cot:
         if m not in nocot:
             continue
-        name = rbench_model(m, 7)
+        name = rbench_model(spec_of[m], 7)
         for s in sorted(set(cot[m]) & set(nocot[m]), key=lambda x: list(NAMES).index(x) if x in NAMES else 9):
             try:
                 p = stats.paired(cot[m][s], nocot[m][s], n_boot, seed)

@@ -260,7 +260,12 @@ def _png(fig: Any) -> str:
 
 
 def _short(s: str, n: int = 40) -> str:
-    return s if len(s) <= n else s[: n - 1] + "…"
+    """At most ``n`` characters, cut in the middle: a run label's tail (``· mode``, run id) tells runs of one
+    model apart, so it is kept."""
+    if len(s) <= n:
+        return s
+    head = (n - 1) // 2
+    return s[:head] + "…" + s[len(s) - (n - 1 - head):]
 
 
 def _by_benchmark(views: Sequence[RunView]) -> dict[str, list[int]]:

@@ -88,7 +88,8 @@ def stats_cmd(
     outputs: Annotated[Path | None, typer.Option(help="raw model outputs (KOR-Bench release layout) for output-token stats")] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Dataset tables: KOR-Bench Tables 1, 4, 6, 7 (cl100k tokens); item counts per subset elsewhere."""
+    """Dataset tables: KOR-Bench Tables 1, 4-7 (cl100k tokens); R-Bench subjects and General365 categories
+    beside the papers; item counts per subset everywhere."""
     from ..cli import fail
     from .dataset_stats import dataset_tables
 
