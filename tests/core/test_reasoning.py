@@ -181,6 +181,11 @@ def test_inline_think_is_split_for_scoring_and_truncation_is_reported(tmp_path: 
     rows = {r["item"]: r for r in _export(tmp_path, _run_id(p.stderr), store)}
     assert rows["a/1"]["verdict"]["outcome"] == "correct"  # the answer after </think>, not the reasoning
     assert rows["a/2"]["verdict"]["method"] == "truncated"
+    # the export's reasoning column holds inline reasoning too; the response stays exactly as returned
+    assert rows["a/1"]["reasoning"] == "hmm [[pear]]" and rows["a/1"]["response"].startswith("<think>")
+    assert rows["a/2"]["reasoning"] == "still going"
+    plain = [r for k, r in rows.items() if k not in ("a/1", "a/2")]
+    assert plain and all(r["reasoning"] is None for r in plain)  # nothing to split: null, not ""
     tables = {t["title"]: t for t in json.loads(p.stdout)["tables"]}
     assert "Reasoning and thinking time" in tables
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..core.response import Response
 from .sqlite import RunStore
 
 
@@ -16,13 +17,15 @@ def rows(store: RunStore, run_id: str, scorer: str, golds: dict[str, Any] | None
     out = []
     for c in store.completions(run_id):
         v = verdicts.get((c.item_key, c.sample, c.turn)) if c.role == "answer" else None
+        # reasoning as the response view sees it: the server's separate field and any inline <think>
+        view = Response.of(c.completion.text or "", c.completion.finish_reason, c.completion.reasoning)
         out.append({
             "run_id": run_id, "item": c.item_key, "subset": c.subset, "sample": c.sample, "turn": c.turn,
             "role": c.role, "prompt": c.prompt.to_json(), "gold": golds.get(c.item_key),
             "response": c.completion.text,
             "finish_reason": c.completion.finish_reason, "prompt_tokens": c.completion.usage.prompt_tokens,
             "completion_tokens": c.completion.usage.completion_tokens,
-            "reasoning_tokens": c.completion.reasoning_tokens, "reasoning": c.completion.reasoning,
+            "reasoning_tokens": c.completion.reasoning_tokens, "reasoning": view.reasoning or None,
             "latency_s": c.completion.latency_s, "ttft_s": c.completion.ttft_s,
             "error": c.completion.error, "verdict": v.to_json() if v else None,
         })
