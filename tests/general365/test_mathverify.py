@@ -89,3 +89,17 @@ def test_works_from_threads() -> None:
         got = list(ex.map(lambda p: equivalent("\\pi", p, float_round=3).equal, ["3.1416", "3.14", "3.142", "3"]))
     assert got == [True, False, True, False]
     mathverify.shutdown()
+
+
+def test_runs_on_the_shared_sandbox_pool() -> None:
+    """One pool implementation: math-verify workers are SandboxPool workers, warmed up before they are ready
+    (import time is not part of a timeout; tests/korbench/test_kor_safety.py checks that on the pool itself)."""
+    from reasoneval.scoring.sandbox import SandboxPool
+
+    mathverify.shutdown()
+    assert equivalent("\\frac{1}{2}", "0.5", timeout=1.0).equal is True
+    pool = mathverify._POOL
+    assert isinstance(pool, SandboxPool) and pool.stats["startup_failures"] == 0
+    assert equivalent("3", "9^{9^{9^{9}}}", timeout=0.5).reason == "timeout"
+    assert equivalent("2", "2.0", timeout=1.0).equal is True  # right after the respawn
+    assert pool.stats["timeouts"] == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -11,10 +12,17 @@ import pytest
 
 from reasoneval.benchmarks.korbench.puzzle_rules import compare
 from reasoneval.benchmarks.korbench.score_official import judge
+from reasoneval.scoring import mathverify as mv
 from reasoneval.scoring import safe_arith
 from reasoneval.scoring.latexcmp import LatexCanonicalizer
 from reasoneval.scoring.safe_arith import ArithError, evaluate
-from reasoneval.scoring.sandbox import RemoteError, SandboxPool, SandboxTimeout, WorkerCrashed
+from reasoneval.scoring.sandbox import (
+    MAX_STARTUP_FAILURES,
+    RemoteError,
+    SandboxPool,
+    SandboxTimeout,
+    WorkerCrashed,
+)
 
 # hand-written, benign expressions: the evaluator must agree with Python's eval on every one
 BENIGN = [
@@ -91,7 +99,7 @@ def test_no_dynamic_code_execution_in_scorers() -> None:
     import reasoneval.scoring.latexcmp as lx
 
     scorer_files = [p for p in Path(kb.__file__).parent.glob("*.py") if p.name != "cipher_generate.py"]
-    files = [Path(safe_arith.__file__), Path(lx.__file__), *scorer_files]  # type: ignore[arg-type]
+    files = [Path(safe_arith.__file__), Path(lx.__file__), Path(mv.__file__), *scorer_files]  # type: ignore[arg-type]
     builtins = {"eval", "exec", "compile", "__import__"}
     sympy_eval = {"sympify", "parse_expr"}
     for f in files:
@@ -136,6 +144,39 @@ def test_sandbox_timeout_kill_and_respawn() -> None:
             pool.call(_die)
         assert pool.call(_sleep, 0) == "slept"
         assert pool.stats["timeouts"] == 1 and pool.stats["crashes"] == 1
+
+
+def _slow_start() -> None:
+    time.sleep(1.5)
+
+
+def _no_start() -> None:
+    os._exit(5)
+
+
+def _hang() -> None:
+    time.sleep(60)
+
+
+def test_sandbox_start_up_is_not_part_of_a_timeout() -> None:
+    """Imports and initializer (math-verify's warm-up, ...) run before a worker is ready; a task's clock starts
+    when it is sent, so a 0.5 s task limit holds against a 1.5 s start-up, for the first worker and a respawn."""
+    with SandboxPool(1, initializer=_slow_start, memory_limit_mb=None, preload=("fractions",)) as pool:
+        assert pool.call(_sleep, 0, timeout=0.5) == "slept"
+        with pytest.raises(SandboxTimeout):
+            pool.call(_sleep, 30, timeout=0.5)
+        assert pool.call(_sleep, 0, timeout=0.5) == "slept"
+        assert pool.stats["timeouts"] == 1 and pool.stats["startup_failures"] == 0
+
+
+@pytest.mark.parametrize("init, startup_timeout", [(_no_start, 60.0), (_hang, 0.5)])
+def test_sandbox_workers_that_never_start_fail_the_tasks(init: Callable[[], None], startup_timeout: float) -> None:
+    with SandboxPool(1, initializer=init, memory_limit_mb=None, startup_timeout=startup_timeout) as pool:
+        t = time.perf_counter()
+        with pytest.raises(WorkerCrashed, match="do not start"):
+            pool.call(_pid, timeout=1)
+        assert time.perf_counter() - t < 20
+        assert pool.stats["startup_failures"] == MAX_STARTUP_FAILURES and pool.broken
 
 
 def test_sandbox_runs_in_parallel() -> None:

@@ -1,12 +1,19 @@
-"""JSON-lines reading with errors that name the file and line (one reader for every benchmark)."""
+"""JSON-lines reading with errors that name the file and line (one reader for every benchmark).
+
+Lines are split on ``\\n`` and each one is decoded and parsed on its own (UTF-8; a leading BOM is allowed),
+so a bad line -- invalid JSON, invalid UTF-8, not an object -- is an error naming ``file:line``.
+:func:`iter_jsonl` stops at the first one; :func:`iter_jsonl_tolerant` hands it over and reads on (outside
+completions given to ``rescore``, where one bad row must not hide the rest).
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+E = TypeVar("E", bound=Exception)
 MakeError = Callable[[Path, "int | None", str], Exception]
 
 
@@ -14,13 +21,24 @@ def located(path: Path, line: int | None, msg: str) -> str:
     return f"{path}:{line}: {msg}" if line is not None else f"{path}: {msg}"
 
 
-def iter_jsonl(path: str | Path, make_error: MakeError) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, object) for every non-blank line; ``make_error(path, line, message)`` on bad input."""
+def _error(make_error: Callable[[Path, int | None, str], E], path: Path, line: int | None, msg: str,
+           cause: BaseException) -> E:
+    err = make_error(path, line, msg)
+    err.__cause__ = cause
+    return err
+
+
+def iter_jsonl_tolerant(path: str | Path, make_error: Callable[[Path, int | None, str], E]
+                        ) -> Iterator[tuple[int, dict[str, Any] | E]]:
+    """(line number, object) for every non-blank line, or (line number, ``make_error(path, line, message)``)
+    for a line that is not a JSON object; reading goes on after it. A file that cannot be opened gives one
+    ``(0, make_error(path, None, ...))``."""
     p = Path(path)
     try:
-        fh = p.open(encoding="utf-8")
+        fh = p.open("rb")
     except OSError as e:
-        raise make_error(p, None, f"cannot open: {e.strerror}") from e
+        yield 0, _error(make_error, p, None, f"cannot open: {e.strerror}", e)
+        return
     with fh:
         for lineno, line in enumerate(fh, 1):
             if not line.strip():
@@ -28,7 +46,22 @@ def iter_jsonl(path: str | Path, make_error: MakeError) -> Iterator[tuple[int, d
             try:
                 rec = json.loads(line)
             except json.JSONDecodeError as e:
-                raise make_error(p, lineno, f"invalid JSON ({e.msg} at column {e.colno})") from e
+                yield lineno, _error(make_error, p, lineno, f"invalid JSON ({e.msg} at column {e.colno})", e)
+                continue
+            except UnicodeDecodeError as e:
+                yield lineno, _error(make_error, p, lineno, f"invalid JSON (not UTF-8: {e.reason} at byte "
+                                                            f"{e.start + 1})", e)
+                continue
             if not isinstance(rec, dict):
-                raise make_error(p, lineno, f"expected a JSON object, got {type(rec).__name__}")
+                yield lineno, make_error(p, lineno, f"expected a JSON object, got {type(rec).__name__}")
+                continue
             yield lineno, rec
+
+
+def iter_jsonl(path: str | Path, make_error: MakeError) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for every non-blank line; raises ``make_error(path, line, message)`` on the
+    first bad one."""
+    for lineno, rec in iter_jsonl_tolerant(path, make_error):
+        if isinstance(rec, Exception):
+            raise rec
+        yield lineno, rec

@@ -4,8 +4,9 @@ r"""Time-bounded math equivalence with math-verify, safe on untrusted model text
   ``ExprExtractionConfig`` is never used: it goes through SymPy's ``parse_expr``, which evaluates
   Python. Nothing here calls ``sympify``/``parse_expr``/``eval`` on model text.
 * math-verify's own timeouts use ``signal.alarm`` (main thread only), so they are switched off and
-  every comparison runs in a worker process that is killed when it overruns (``9^{9^{9^{9}}}`` makes
-  SymPy compute for ever). Workers are reused; callers in any thread may use :func:`equivalent`.
+  every comparison runs on the shared :class:`~reasoneval.scoring.sandbox.SandboxPool`, in a worker
+  process that is killed when it overruns (``9^{9^{9^{9}}}`` makes SymPy compute for ever). Workers are
+  reused; callers in any thread may use :func:`equivalent`.
 * Precision: ``float_round`` = the minimum number of decimal places the answer must be accurate to;
   both sides are rounded to that many places when one of them is a decimal (3.1416 passes at 3 places
   against pi, 3.14 fails at 4). ``float_round`` <= 0 or missing means "no approximation annotated":
@@ -18,16 +19,14 @@ r"""Time-bounded math equivalence with math-verify, safe on untrusted model text
 from __future__ import annotations
 
 import atexit
-import json
+import contextlib
 import logging
 import os
-import queue
-import subprocess
-import sys
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
+
+from .sandbox import RemoteError, SandboxPool, SandboxTimeout, WorkerCrashed
 
 Kind = Literal["number", "interval"]
 DEFAULT_ROUND = 4
@@ -169,122 +168,53 @@ def _norm(s: str) -> str:
 
 
 # --------------------------------------------------------------------------- worker processes
-# A worker is ``python -m reasoneval.scoring.mathverify`` speaking JSON lines on stdin/stdout: it does
-# not depend on the parent's start method or ``__main__`` and is killed outright when it overruns.
+# Comparisons run on the shared time-bounded pool (``scoring/sandbox.py``): a worker that overruns is
+# killed and replaced. math-verify is imported and warmed up before a worker is ready, so that time never
+# counts against a comparison's timeout.
 
-def _result_to_json(r: MathResult) -> str:
-    return json.dumps({"equal": r.equal, "reason": r.reason, "pred": r.pred, "gold": r.gold})
+PRELOAD = ("sympy", "math_verify")
 
 
-def _serve() -> None:  # pragma: no cover - runs in the child process
+def warm_up() -> None:
+    """Import math-verify and run one comparison (in the fork server and in each worker, before ready)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with contextlib.suppress(Exception):
+            compare("1", "1")
+
+
+def _init_worker() -> None:  # pragma: no cover - runs in the worker process
     import warnings
 
     warnings.filterwarnings("ignore")
-    proto = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
-    os.dup2(2, 1)  # anything else printed goes to stderr, never into the protocol
-    sys.stdout = sys.stderr
+    devnull = os.open(os.devnull, os.O_WRONLY)  # nothing a worker prints reaches the caller's terminal
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    warm_up()
+
+
+def _compare_safe(gold: str, pred: str, kind: Kind, float_round: int | str | None) -> MathResult:
+    """Worker side: a SymPy failure on odd input is a verdict, not a crash."""
     try:
-        compare("1", "1")  # import and warm up before saying ready
-    except Exception:
-        pass
-    proto.write('"ready"\n')
-    for line in sys.stdin:
-        try:
-            a = json.loads(line)
-            res = compare(a["gold"], a["pred"], a["kind"], a["float_round"])
-        except Exception as e:  # a SymPy failure on odd input is a verdict, not a crash
-            res = MathResult(None, "error", None, f"{e.__class__.__name__}: {e}"[:300])
-        proto.write(_result_to_json(res) + "\n")
+        return compare(gold, pred, kind, float_round)
+    except Exception as e:  # noqa: BLE001
+        return MathResult(None, "error", None, f"{e.__class__.__name__}: {e}"[:300])
 
 
-class _Worker:
-    def __init__(self) -> None:
-        src = str(Path(__file__).resolve().parents[2])
-        env = dict(os.environ)
-        env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "reasoneval.scoring.mathverify"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True, encoding="utf-8",
-            bufsize=1)
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True, name="mathverify-reader").start()
-        if self._next(STARTUP_TIMEOUT_S) != '"ready"':
-            self.kill()
-            raise RuntimeError("math-verify worker did not start")
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.strip())
-        self.lines.put(None)
-
-    def _next(self, timeout: float) -> str | None:
-        try:
-            return self.lines.get(timeout=timeout)
-        except queue.Empty:
-            return None
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def call(self, args: dict[str, Any], timeout: float) -> MathResult | None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(args) + "\n")
-        self.proc.stdin.flush()
-        line = self._next(timeout)
-        if line is None:
-            return None
-        d = json.loads(line)
-        return MathResult(d["equal"], d["reason"], d["pred"], d["gold"])
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        try:
-            self.proc.wait(2)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            pass
-        for f in (self.proc.stdin, self.proc.stdout):
-            try:
-                if f is not None:
-                    f.close()
-            except OSError:
-                pass
+_POOL: SandboxPool | None = None
+_POOL_LOCK = threading.Lock()
 
 
-class _Pool:
-    def __init__(self, size: int) -> None:
-        self._idle: list[_Worker] = []
-        self._lock = threading.Lock()
-        self._slots = threading.BoundedSemaphore(size)
-
-    def run(self, args: dict[str, Any], timeout: float) -> MathResult:
-        with self._slots:
-            with self._lock:
-                w = self._idle.pop() if self._idle else None
-            if w is None or not w.alive():
-                w = _Worker()
-            try:
-                res = w.call(args, timeout)
-            except (OSError, ValueError) as e:
-                w.kill()
-                return MathResult(None, "error", None, f"worker failed: {e}")
-            if res is None:
-                w.kill()
-                return MathResult(None, "timeout")
-            with self._lock:
-                self._idle.append(w)
-            return res
-
-    def close(self) -> None:
-        with self._lock:
-            idle, self._idle = self._idle, []
-        for w in idle:
-            w.kill()
-
-
-_POOL = _Pool(MAX_WORKERS)
-atexit.register(_POOL.close)
+def _pool() -> SandboxPool:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None or _POOL.broken:  # a pool whose workers did not start is tried afresh
+            _POOL = SandboxPool(MAX_WORKERS, preload=PRELOAD, initializer=_init_worker, memory_limit_mb=4096,
+                                default_timeout=DEFAULT_TIMEOUT_S, warmup=(f"{__name__}:warm_up",),
+                                startup_timeout=STARTUP_TIMEOUT_S)
+        return _POOL
 
 
 def equivalent(gold: str, pred: str, kind: Kind = "number", float_round: int | str | None = None,
@@ -292,18 +222,33 @@ def equivalent(gold: str, pred: str, kind: Kind = "number", float_round: int | s
     """Equivalence of a gold answer and an extracted model answer (LaTeX, without ``\\boxed``).
 
     Runs in a worker process killed after ``timeout`` seconds (``None`` runs in-process, for trusted input).
+    A comparison that overruns, or whose worker dies, is undecided: ``MathResult(None, "timeout")``.
     """
     if len(pred) > MAX_ANSWER_CHARS:
         return MathResult(None, "too-long")
     if timeout is None:
         return compare(gold, pred, kind, float_round)
-    return _POOL.run({"gold": gold, "pred": pred, "kind": kind, "float_round": float_round}, timeout)
+    pool = _pool()
+    try:
+        res = pool.submit(_compare_safe, gold, pred, kind, float_round, timeout=max(timeout, 1e-3)).result()
+    except (SandboxTimeout, WorkerCrashed) as e:
+        if isinstance(e, WorkerCrashed) and pool.broken:
+            raise RuntimeError(f"math-verify worker pool failed: {pool.broken}") from e
+        return MathResult(None, "timeout")
+    except (RemoteError, RuntimeError) as e:
+        return MathResult(None, "error", None, f"worker failed: {e}")
+    assert isinstance(res, MathResult)
+    return res
 
 
 def shutdown() -> None:
-    """Stop the worker processes (they are daemons and also stop with the interpreter)."""
-    _POOL.close()
+    """Stop the worker processes (they are daemons and also stop with the interpreter); a later
+    comparison starts new ones."""
+    global _POOL
+    with _POOL_LOCK:
+        pool, _POOL = _POOL, None
+    if pool is not None:
+        pool.shutdown()
 
 
-if __name__ == "__main__":  # pragma: no cover - the worker process
-    _serve()
+atexit.register(shutdown)

@@ -8,6 +8,12 @@
   thread and against C code that never returns to the interpreter.
 * Workers are forked from a ``forkserver`` whose ``preload`` modules are imported once, so a respawn after a
   kill costs milliseconds, not a fresh interpreter start. Optional per-worker address-space limit.
+* Several kinds of work share the one fork server: it preloads every pool's ``preload`` modules known when
+  it starts, and a worker imports its own pool's ``preload`` and runs its ``initializer`` (math-verify, the
+  LaTeX parser, ...) before it reports ready. A task is sent only to a ready worker and its time limit
+  starts then, so import and warm-up time never count against a task's timeout; a worker that does not
+  become ready within ``startup_timeout`` is killed and replaced (the pool fails after
+  ``MAX_STARTUP_FAILURES`` in a row, so callers never wait for ever).
 * One dispatcher thread per pool; ``submit`` is thread-safe.
 """
 
@@ -29,6 +35,9 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 WARMUP_ENV = "REASONEVAL_SANDBOX_WARMUP"
+READY = "ready"  # a worker's first message: imports and initializer done
+MAX_STARTUP_FAILURES = 3  # workers in a row that die or hang before ready: the pool gives up
+_PRELOADS: list[str] = []  # every module a pool in this process asked the fork server to preload
 
 
 def _run_warmups(spec: str) -> None:
@@ -67,11 +76,21 @@ def _limit_memory(limit_mb: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (soft, soft))
 
 
-def _worker_main(conn: Connection, limit_mb: int | None, initializer: Callable[[], Any] | None) -> None:
+def _worker_main(conn: Connection, limit_mb: int | None, initializer: Callable[[], Any] | None,
+                 preload: Sequence[str] = ()) -> None:
+    import importlib
+
     _limit_memory(limit_mb)
+    for mod in preload:  # already imported when the fork server preloaded it
+        with contextlib.suppress(Exception):
+            importlib.import_module(mod)
     if initializer is not None:
         with contextlib.suppress(Exception):
             initializer()
+    try:
+        conn.send(READY)
+    except (EOFError, OSError):
+        return
     while True:
         try:
             msg = conn.recv()
@@ -108,6 +127,7 @@ class _Worker:
     deadline: float = float("inf")
     started: float = field(default_factory=time.monotonic)
     started_task: float = 0.0
+    ready: bool = False  # imports and initializer done: tasks may be sent
 
 
 def _start_forkserver(ctx: Any, warmup: Sequence[str]) -> None:
@@ -131,13 +151,16 @@ def _start_forkserver(ctx: Any, warmup: Sequence[str]) -> None:
 def default_context(preload: Sequence[str] = ()) -> Any:
     """``forkserver`` on Linux (preloading ``__main__`` like the default, plus ``preload``), else ``spawn``.
 
+    The fork server is one per process: it preloads the ``preload`` of every pool made before it starts
+    (workers of a pool made later import their own modules before they report ready).
     As with any multiprocessing start method but ``fork``, a script that uses the pool must keep its
     top-level work under ``if __name__ == "__main__":``.
     """
     if sys.platform.startswith("linux") and "forkserver" in mp.get_all_start_methods():
         ctx = mp.get_context("forkserver")
-        if preload:
-            ctx.set_forkserver_preload(["__main__", *preload, __name__])
+        _PRELOADS.extend(m for m in preload if m not in _PRELOADS)
+        if _PRELOADS:
+            ctx.set_forkserver_preload(["__main__", *_PRELOADS, __name__])
         return ctx
     return mp.get_context("spawn")
 
@@ -153,13 +176,21 @@ class SandboxPool:
         default_timeout: float | None = 10.0,
         context: Any = None,
         warmup: Sequence[str] = (),
+        startup_timeout: float = 60.0,
     ) -> None:
+        """``preload``: modules every worker imports before it is ready (the fork server too, when it starts
+        after this pool is made); ``initializer``: a module-level function each worker runs then (errors
+        ignored); ``warmup``: ``"module:function"`` run once in the fork server if this pool starts it;
+        ``startup_timeout``: seconds a worker may take to get ready."""
         self.size = max(1, workers or os.cpu_count() or 1)
+        self._preload = tuple(preload)
         self._ctx = context or default_context(preload)
         self._warmup = tuple(warmup)
         self._initializer = initializer
         self._limit_mb = memory_limit_mb
         self.default_timeout = default_timeout
+        self.startup_timeout = startup_timeout
+        self._startup_failures = 0  # in a row
         self._pending: deque[_Task] = deque()
         self._workers: list[_Worker] = []
         self._lock = threading.Lock()
@@ -167,7 +198,7 @@ class SandboxPool:
         self._ids = itertools.count()
         self._closed = False
         self._thread: threading.Thread | None = None
-        self.stats = {"tasks": 0, "timeouts": 0, "crashes": 0, "respawns": 0}
+        self.stats = {"tasks": 0, "timeouts": 0, "crashes": 0, "respawns": 0, "startup_failures": 0}
         self.broken: str | None = None
 
     # -- public API ---------------------------------------------------------------------------------
@@ -247,7 +278,8 @@ class SandboxPool:
 
     def _spawn(self) -> _Worker:
         parent, child = self._ctx.Pipe(duplex=True)
-        proc = self._ctx.Process(target=_worker_main, args=(child, self._limit_mb, self._initializer), daemon=True)
+        proc = self._ctx.Process(target=_worker_main, args=(child, self._limit_mb, self._initializer, self._preload),
+                                 daemon=True)
         proc.start()
         child.close()
         return _Worker(proc, parent)
@@ -295,9 +327,12 @@ class SandboxPool:
                 return
             self._assign()
             busy = [w for w in self._workers if w.task is not None]
+            starting = [w for w in self._workers if not w.ready]
             now = time.monotonic()
-            wait_s = min((w.deadline - now for w in busy), default=None)
-            ready = wait([self._wake_r] + [w.conn for w in busy], timeout=None if wait_s is None else max(0, wait_s))
+            wait_s = min([w.deadline - now for w in busy] + [w.started + self.startup_timeout - now for w in starting],
+                         default=None)
+            ready = wait([self._wake_r] + [w.conn for w in busy + starting],
+                         timeout=None if wait_s is None else max(0, wait_s))
             if self._wake_r in ready:
                 while self._wake_r.poll():
                     self._wake_r.recv_bytes()
@@ -305,6 +340,11 @@ class SandboxPool:
                 if w.conn in ready:
                     self._collect(w)
             now = time.monotonic()
+            for w in starting:
+                if w.conn in ready:
+                    self._hello(w)
+                elif now >= w.started + self.startup_timeout:
+                    self._startup_failed(w, f"no ready signal within {self.startup_timeout}s")
             for w in list(self._workers):
                 if w.task is not None and now >= w.deadline:
                     task = w.task
@@ -331,8 +371,30 @@ class SandboxPool:
                 continue
             return task
 
+    def _hello(self, w: _Worker) -> None:
+        """A starting worker spoke: it is ready, or it died during its imports/initializer."""
+        try:
+            msg = w.conn.recv()
+        except (EOFError, OSError):
+            self._startup_failed(w, "the worker died before it was ready")
+            return
+        if msg != READY:
+            self._startup_failed(w, f"unexpected first message {msg!r}")
+            return
+        w.ready = True
+        self._startup_failures = 0
+
+    def _startup_failed(self, w: _Worker, why: str) -> None:
+        self.stats["startup_failures"] += 1
+        self._startup_failures += 1
+        if self._startup_failures >= MAX_STARTUP_FAILURES:
+            raise RuntimeError(f"workers do not start ({why})")  # -> _run fails every task
+        self._replace(w)
+
     def _assign(self) -> None:
         for w in self._workers:
+            if not w.ready:
+                continue
             while w.task is None:
                 task = self._next_task()
                 if task is None:

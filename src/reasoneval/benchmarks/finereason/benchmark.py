@@ -28,7 +28,6 @@ like the release (``<puzzle>_states.json`` / ``<puzzle>_questions.json``, e.g. w
 from __future__ import annotations
 
 import inspect
-import json
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -37,6 +36,7 @@ from typing import Any
 from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
 from ...core.errors import DataError, OptionError
 from ...core.hashing import hash_files, sha256_text
+from ...core.jsonl import iter_jsonl_tolerant
 from ...core.registry import register
 from ...core.response import Response
 from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
@@ -448,10 +448,11 @@ class FineReason(Benchmark):
             yield DataError("no .jsonl/.json files found in " + ", ".join(paths))
             return
         for path in files:
-            for where, ordinal, rec in _iter_rows(path):
+            for ordinal, (line, rec) in enumerate(iter_jsonl_tolerant(path, DataError)):
                 if isinstance(rec, DataError):
                     yield rec
                     continue
+                where = f"{path}:{line}"
                 try:
                     mode, item, response = self._row_item(path, ordinal, rec, forced_mode)
                 except (ValueError, KeyError) as e:
@@ -499,31 +500,6 @@ def _rescore_files(paths: Sequence[str]) -> Iterator[Path]:
             yield from sorted(f for f in p.rglob("*") if f.is_file() and f.suffix in (".jsonl", ".json"))
         else:
             yield p
-
-
-def _iter_rows(path: Path) -> Iterator[tuple[str, int, dict[str, Any] | DataError]]:
-    """(``file:line``, 0-based row ordinal, record or a DataError for a bad line)."""
-    try:
-        fh = path.open(encoding="utf-8")
-    except OSError as e:
-        yield str(path), 0, DataError(f"{path}: cannot open: {e.strerror}")
-        return
-    ordinal = 0
-    with fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            where = f"{path}:{lineno}"
-            ordinal += 1
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as e:
-                yield where, ordinal - 1, DataError(f"{where}: invalid JSON ({e.msg} at column {e.colno})")
-                continue
-            if not isinstance(rec, dict):
-                yield where, ordinal - 1, DataError(f"{where}: expected a JSON object, got {type(rec).__name__}")
-                continue
-            yield where, ordinal - 1, rec
 
 
 def _mode_from_name(name: str) -> str | None:

@@ -8,13 +8,13 @@ too). Names are parsed from the right, so model names may contain underscores.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reasoneval.core.errors import DataError
+from reasoneval.core.jsonl import iter_jsonl_tolerant, located
 
 from .data import CATEGORIES, MIXED_SETS
 
@@ -104,23 +104,7 @@ def discover(paths: Iterable[str | Path]) -> tuple[list[RawFile], list[str]]:
 
 def iter_records(path: Path) -> Iterator[tuple[int, dict[str, Any] | RawFileError]]:
     """``(line, record)`` for each non-blank line; a bad line yields a :class:`RawFileError` instead."""
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        yield 0, RawFileError(f"{path}: cannot read: {e}")
-        return
-    for lineno, line in enumerate(data.split(b"\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            yield lineno, RawFileError(f"{path}:{lineno}: invalid JSON ({e})")
-            continue
-        if not isinstance(rec, dict):
-            yield lineno, RawFileError(f"{path}:{lineno}: expected a JSON object")
-            continue
-        yield lineno, rec
+    return iter_jsonl_tolerant(path, lambda p, n, m: RawFileError(located(p, n, m)))
 
 
 def require(rec: dict[str, Any], path: Path, line: int, *keys: str) -> None:
