@@ -191,7 +191,10 @@ class FineReason(Benchmark):
 
     @property
     def prompt_options(self) -> P.PromptOptions:
-        return P.PromptOptions(true_ancestor_labels=self.opts.true_ancestor_labels, stale_child=self.opts.stale_child)
+        """The prompt fixes of the options; ``scoring=official`` also renders a null grandparent (generated
+        depth-1 states) as the official templates do (``S(i-2) = None``)."""
+        return P.PromptOptions(true_ancestor_labels=self.opts.true_ancestor_labels, stale_child=self.opts.stale_child,
+                               missing_grandparent="official" if self.opts.scoring == "official" else "omit")
 
     @property
     def strict(self) -> bool:
@@ -234,8 +237,9 @@ class FineReason(Benchmark):
         return self._score(item, text, mode, text)
 
     def score_response(self, item: Item, response: Response, mode: str) -> Verdict:
-        """As ``score`` on the final text, except that the official state-checking reading gets the raw output,
-        ``<think>`` sections included: the official ``get_answer`` strips nothing."""
+        """As ``score`` on the final text, except that the official readings (state checking, state
+        transition) get the raw output, ``<think>`` sections included: the official ``get_answer`` strips
+        nothing."""
         return self._score(item, response.final, mode, response.raw)
 
     def _score(self, item: Item, text: str, mode: str, raw: str) -> Verdict:
@@ -244,7 +248,9 @@ class FineReason(Benchmark):
         kwargs = {"strict": self.strict} if mode == ST else {}
         v = tasks.score(puzzle, task, item.data, text, **kwargs)
         if mode == SC:
-            v = self._sc_policy(v, raw)
+            v = self._sc_policy(puzzle, v, raw)
+        elif mode == ST:
+            v = self._st_policy(puzzle, item, v, raw)
         detail = dict(v.detail)
         error_type = detail.pop("error", None)
         if mode == SC and v.extracted is None:
@@ -265,17 +271,62 @@ class FineReason(Benchmark):
                 detail["empty_cells"] = sudoku_empty_cells(item.data)
         return Verdict(outcome, v.extracted, v.method, detail)
 
-    def _sc_policy(self, v: tasks.Verdict, raw: str) -> tasks.Verdict:
-        """State checking under ``-O scoring``: the chosen reading, with the other one's label kept in
-        ``detail["other_scoring"]`` so the two can be diffed (``scoring_diff``) without re-asking. The official
-        reading is of ``raw``, the output as the model returned it (reasoning sections not removed)."""
+    def _sc_policy(self, puzzle: str, v: tasks.Verdict, raw: str) -> tasks.Verdict:
+        """State checking under ``-O scoring``: the chosen reading, with the other one's label and verdict
+        kept in ``detail["other_scoring"]`` / ``["other_correct"]`` so the two can be diffed
+        (``scoring_diff_table``, ``rescore --diff``) without re-asking. The official reading is of ``raw``,
+        the output as the model returned it (reasoning sections not removed)."""
         from .score_official import extract_sc_official
 
-        off, off_method = extract_sc_official(raw)
+        off, off_method = extract_sc_official(raw, puzzle)
         gold = v.detail.get("gold")
         if self.opts.scoring == "official":
-            return tasks.Verdict(off == gold, off, off_method, {**v.detail, "other_scoring": v.extracted})
-        return tasks.Verdict(v.correct, v.extracted, v.method, {**v.detail, "other_scoring": off})
+            return tasks.Verdict(off == gold, off, off_method,
+                                 {**v.detail, "other_scoring": v.extracted, "other_correct": v.correct})
+        return tasks.Verdict(v.correct, v.extracted, v.method,
+                             {**v.detail, "other_scoring": off, "other_correct": off == gold})
+
+    def _st_policy(self, puzzle: str, item: Item, v: tasks.Verdict, raw: str) -> tasks.Verdict:
+        """State transition under ``-O scoring`` (Sudoku, Graph Coloring, Game of 24): as ``_sc_policy``,
+        the official reading being ``score_official.score_st_official`` of the raw output. The chosen
+        verdict's ``official_error`` is the official label of the official reading. Grid has no official
+        reader here: its verdict is the corrected one whatever the option."""
+        from .score_official import score_st_official
+
+        off = score_st_official(puzzle, item.data, raw)
+        if off is None:
+            return v
+        official_error = off.detail.get("official_error")
+        if self.opts.scoring == "official":
+            return tasks.Verdict(off.correct, off.extracted, off.method,
+                                 {**off.detail, "other_scoring": v.extracted, "other_correct": v.correct,
+                                  "other_error": v.error})
+        detail = {k: x for k, x in v.detail.items() if k != "official_error"}
+        if official_error is not None:
+            detail["official_error"] = official_error
+        return tasks.Verdict(v.correct, v.extracted, v.method,
+                             {**detail, "other_scoring": off.extracted, "other_correct": off.correct,
+                              "other_error": off.error})
+
+    def diff_reason(self, row: OutsideRow, final_text: str) -> str:
+        """Which official quirk makes the two readings of this answer differ (``rescore --diff``)."""
+        from .score_official import explain, extract_sc_official, score_st_official
+
+        raw = row.completion.text or ""
+        item, mode = row.item, row.mode
+        if mode == SC:
+            label, method = extract_sc_official(raw, item.subset)
+            off = tasks.Verdict(label == item.gold, label, method)
+        elif mode == ST:
+            got = score_st_official(item.subset, item.data, raw)
+            if got is None:
+                return ""
+            off = got
+        else:
+            return ""
+        cor = tasks.score(item.subset, TASK_OF[mode], item.data, final_text,
+                          **({"strict": self.strict} if mode == ST else {}))
+        return explain(item.subset, mode, off, cor, raw)
 
     # -- summaries ----------------------------------------------------------------------------------
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
@@ -298,7 +349,12 @@ class FineReason(Benchmark):
             if fig5 is not None:
                 tables.append(fig5)
         elif mode == ST:
+            from .score_official import scoring_diff_table
+
             tables = [self._st_table(title, groups), self._error_table(f"{title} error types", groups)]
+            diff = scoring_diff_table(f"{title} official vs corrected scoring", groups, self.opts.scoring)
+            if diff is not None:
+                tables.append(diff)
         else:
             tables = [self._e2e_table(title, groups)]
         if mode != E2E:
@@ -422,7 +478,7 @@ class FineReason(Benchmark):
         if mode == SC:
             fns += [*P.SC.values(), P._grid_history, P._clue_lines]
         elif mode == ST:
-            fns += [P.sudoku_st, P.gc_st, P.g24_st, P.grid_st, P._grid_history, P._clue_lines]
+            fns += [P.sudoku_st, P.gc_st, P.g24_st, P.grid_st, P._grid_history, P._clue_lines, P._grandparent_shown]
         else:
             fns += [*P.E2E.values(), P._clue_lines]
         text = "\n".join(inspect.getsource(f) for f in fns)

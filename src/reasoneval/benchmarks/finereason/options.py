@@ -13,9 +13,12 @@ class FROptions(BenchOptions):
     """``data``: a folder with files named like the release (``<puzzle>_states.json`` /
     ``<puzzle>_questions.json``); ``true_ancestor_labels`` / ``stale_child``: the prompt defect fixes of
     ``prompts.PromptOptions`` (defaults: the official prompts); ``strict``: the strict state-transition
-    scorer (default: the official criterion); ``scoring``: state-checking answer extraction, ``corrected``
-    (default: think sections removed, whole-word and case-insensitive labels) or ``official`` (the official
-    ``get_answer`` exactly, see ``score_official``)."""
+    scorer (default: the official criterion); ``scoring``: how answers are read, ``corrected`` (default:
+    think sections removed, whole-word and case-insensitive labels, states compared as states) or
+    ``official`` (the official ``get_answer`` / ``is_next_state`` exactly, see ``score_official``: state
+    checking, and state transition for Sudoku, Graph Coloring and Game of 24, its ``str.replace`` move
+    check included; it also renders a null grandparent in the ST prompt as ``S(i-2) = None``, as the official
+    templates do)."""
 
     true_ancestor_labels: bool = False
     stale_child: Literal["keep", "omit"] = "keep"

@@ -9,7 +9,11 @@ Quirks kept on purpose (they are what the published numbers were measured with):
   * 86 released Sudoku states show a stale, unrelated grid as their "explored next state" (release
     defect) - ``PromptOptions.stale_child="omit"`` drops that block instead.
 Blocks for a missing grandparent (generated depth-1 states) are left out, as the official Game-of-24 prompt
-does.
+does. ``PromptOptions.missing_grandparent="official"`` (set by ``-O scoring=official``) renders them as the
+official code does instead: Sudoku and Graph Coloring print ``S(i-2) = None`` with ``L(i-2) = Solvable`` /
+``Colorable`` (the official templates format the null grandparent unconditionally), and Game of 24 shows its
+"One move ago" block when the grandparent is truthy (``if grandparent_state:``). No released Sudoku or Graph
+Coloring state has a null grandparent, so this touches generated states only.
 """
 
 from __future__ import annotations
@@ -25,10 +29,18 @@ TASKS = ("state_checking", "state_transition", "e2e")
 class PromptOptions:
     true_ancestor_labels: bool = False  # False = official (always "Solvable"/"Colorable")
     stale_child: Literal["keep", "omit"] = "keep"  # what to do when the shown child is not a real child
+    # a null grandparent (depth 1): "omit" its block, or "official": as the official templates render it
+    missing_grandparent: Literal["omit", "official"] = "omit"
 
 
 def _s(x: Any) -> str:
     return str(x)
+
+
+def _grandparent_shown(inp: dict[str, Any], official: bool) -> bool:
+    """Whether a Sudoku / Graph Coloring ST prompt has its "Two moves ago" block: always in the official code
+    (a null grandparent prints as ``None``), else only for a real grandparent."""
+    return official or inp.get("grandparent") is not None
 
 
 # -- Sudoku -------------------------------------------------------------------------------------------
@@ -48,7 +60,8 @@ def sudoku_sc(inp: dict[str, Any], child: bool = True) -> str:
     return "\n".join(lines)
 
 
-def sudoku_st(inp: dict[str, Any], status: str, labels: dict[str, str], child: bool = True) -> str:
+def sudoku_st(inp: dict[str, Any], status: str, labels: dict[str, str], child: bool = True,
+              official_grandparent: bool = False) -> str:
     lines = [
         "You are given an initial Sudoku puzzle S(0), followed by a sequence of progressive states leading to the current state S(i). Alongside each state, its solvability status L(*) is given. Your task is to determine the next state by making exactly one move, ensuring progress toward a valid solution. A valid Sudoku solution requires that each row, column, and 3x3 subgrid contains the numbers 1 to 9 without repetition.",
         "Additionally, you are provided with a previously explored next state that has been proven to be unsolvable. Use this information to avoid revisiting this failed path.",
@@ -59,8 +72,8 @@ def sudoku_st(inp: dict[str, Any], status: str, labels: dict[str, str], child: b
         f"S(0) = {_s(inp['initial'])}",
         "L(0) = Solvable",
     ]
-    if inp.get("grandparent") is not None:
-        lines += ["**Two moves ago:**", f"S(i-2) = {_s(inp['grandparent'])}", f"L(i-2) = {labels['grandparent']}"]
+    if _grandparent_shown(inp, official_grandparent):
+        lines += ["**Two moves ago:**", f"S(i-2) = {_s(inp.get('grandparent'))}", f"L(i-2) = {labels['grandparent']}"]
     lines += [
         "**One move ago:**", f"S(i-1) = {_s(inp['parent'])}", f"L(i-1) = {labels['parent']}",
         "**Current state:**", f"S(i) = {_s(inp['current'])}", f"L(i) = {status}",
@@ -102,7 +115,8 @@ def gc_sc(inp: dict[str, Any], child: bool = True) -> str:
 _GC_LABEL = {"Solvable": "Colorable", "Unsolvable": "Uncolorable"}
 
 
-def gc_st(inp: dict[str, Any], status: str, labels: dict[str, str], child: bool = True) -> str:
+def gc_st(inp: dict[str, Any], status: str, labels: dict[str, str], child: bool = True,
+          official_grandparent: bool = False) -> str:
     k = inp["chromatic_number"]
     lines = [
         f"You are given a graph represented as an adjacency list, where each index corresponds to a vertex, and the list at that index represents its adjacent vertices. You are also given a sequence of partial coloring states leading to the current coloring state S(i). The coloring state is a list, where each index represents the corresonding vertex in the graph, and the number at that index represents its color (0 indicates an uncolored vertex). Alongside each state, its colorability status L(*) is given. Your task is to determine the next state by making exactly one move, ensuring progress toward a valid coloring with no more than {k} colors. A valid coloring requires that no two adjacent vertices share the same color.",
@@ -112,8 +126,8 @@ def gc_st(inp: dict[str, Any], status: str, labels: dict[str, str], child: bool 
         "2. Removing a color: Replacing a value in exactly one colored vertex with 0.",
         "**Graph adjacency list:**", _s(inp["graph"]),
     ]
-    if inp.get("grandparent") is not None:
-        lines += ["**Two moves ago:**", f"S(i-2) = {_s(inp['grandparent'])}",
+    if _grandparent_shown(inp, official_grandparent):
+        lines += ["**Two moves ago:**", f"S(i-2) = {_s(inp.get('grandparent'))}",
                   f"L(i-2) = {_GC_LABEL[labels['grandparent']]}"]
     lines += [
         "**One move ago:**", f"S(i-1) = {_s(inp['parent'])}", f"L(i-1) = {_GC_LABEL[labels['parent']]}",
@@ -155,7 +169,8 @@ def g24_sc(inp: dict[str, Any], child: bool = True) -> str:
     return "\n".join(lines)
 
 
-def g24_st(inp: dict[str, Any], status: str, labels: dict[str, str], child: bool = True) -> str:
+def g24_st(inp: dict[str, Any], status: str, labels: dict[str, str], child: bool = True,
+           official_grandparent: bool = False) -> str:
     lines = [
         "You are given an initial Game of 24 configuration S(0), followed by a sequence of progressive states leading to the current state S(i). Alongside each state, its solvability status L(*) is given. Your task is to determine the next state by making exactly one move, ensuring progress toward a valid solution. A valid solution requires using each of the four initial numbers exactly once, using only basic arithmetic operations (+ - * /), and ultimately evaluating to 24.",
         "Additionally, you are provided with a previously explored next state that has been proven to be unsolvable. Use this information to avoid revisiting this failed path.",
@@ -164,7 +179,7 @@ def g24_st(inp: dict[str, Any], status: str, labels: dict[str, str], child: bool
         "2. Reverting an operation: Removing the last operation applied to the expressions, increasing the number of expressions by 1.",
         "**Initial configuration:**", f"S(0) = {_s(inp['initial_state'])}", "L(0) = Solvable",
     ]
-    if inp.get("grandparent") is not None:
+    if (bool(inp.get("grandparent")) if official_grandparent else inp.get("grandparent") is not None):
         lines += ["**One move ago:**", f"S(i-1) = {_s(inp['parent'])}", f"L(i-1) = {labels['parent']}"]
     lines += ["**Current state:**", f"S(i) = {_s(inp['current'])}", f"L(i) = {status}"]
     if child:

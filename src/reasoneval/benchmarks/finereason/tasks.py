@@ -1,9 +1,10 @@
 """FineReason tasks: prompts and scorers for state checking (SC), state transition (ST) and end-to-end
 solving (E2E), plus the SC precision/recall/F1 metrics. Scorers are pure functions of (record, response).
 
-SC (official scoring): the label is the last ``(A)``/``(B)`` in the answer; fallback: the text after the last
-``Answer:`` ("Unsolvable"/"Uncolorable" before "Solvable"/"Colorable", then a bare A/B). Correct iff it equals
-``outputs.current_status``.
+SC (the corrected reading, the default; ``score_official`` has the official one for ``-O scoring=official``):
+``<think>`` sections removed, the label is the last ``(A)``/``(B)`` in the answer; fallback: the text after the
+last ``Answer:`` (whole words, any case: "Unsolvable"/"Uncolorable"/"not solvable" before
+"Solvable"/"Colorable", then a bare A/B). Correct iff it equals ``outputs.current_status``.
 
 ST (paper 3.2 and the official scorer; ground-truth labels are given): the state after the last
 ``Next state:`` is judged against the tree -
@@ -19,6 +20,9 @@ Grid cells matched to their category's values. A documented quirk of the officia
 copied: repeating the current state at an unsolvable state is a Backtracking Failure here (official:
 "sibling", see ``detail["official_error"]``). ``strict=True`` additionally counts any unsolvable child as
 Unsolvable Child and refuses the release generator's Grid variants (see ``GridPuzzle.release_variants``).
+This is the corrected scorer (the default); ``-O scoring=official`` scores Sudoku, Graph Coloring and Game of
+24 with ``score_official.score_st_official`` instead (exact list equality, the Game-of-24 ``str.replace`` move
+check, the raw output read).
 """
 
 from __future__ import annotations
@@ -137,7 +141,8 @@ def build_prompt(puzzle: str, task: str, record: dict[str, Any], options: P.Prom
         return P.grid_st(inp, status, [lab(t) for t in inp["initial_to_current"]], child=show_child)
     ancestors = {"parent": lab(inp.get("parent")), "grandparent": lab(inp.get("grandparent"))}
     fn = {"sudoku": P.sudoku_st, "graphcoloring": P.gc_st, "game24": P.g24_st}[puzzle]
-    return fn(inp, status, ancestors, child=show_child)
+    return fn(inp, status, ancestors, child=show_child,
+              official_grandparent=options.missing_grandparent == "official")
 
 
 # -- state checking -----------------------------------------------------------------------------------
