@@ -2,7 +2,9 @@
 
     python bench/soak.py [--n 1250] [--rate 0.2] [--concurrency 32]
 
-Prints both runs' wall time and the audit (lost / duplicated / mis-scored must all be 0).
+Prints both runs' wall time and the audit (lost / duplicated / mis-scored must all be 0). Every 10th item is
+a SymPy-scored KOR-Bench Operation item; the line gives the slowest SymPy verdict against the soak's
+per-verdict budget (``reasoneval.testing.soak.SOAK_VERDICT_BUDGET_S``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ def main() -> None:
         hot = soak(Path(tmp), a.n, a.rate, a.concurrency)
         print(f"faults {a.rate:.0%}: {hot.line()}")
         print(f"  server: {dict(sorted(hot.server.items()))}")
+        print(f"  SymPy verdict methods: {dict(sorted((hot.methods or {}).items()))}")
+        for key, why in sorted((hot.misscored_items or {}).items()):
+            print(f"  mis-scored {key}: {why}")
         print(f"  slowdown: {hot.seconds / base.seconds:.2f}x the fault-free time")
 
 

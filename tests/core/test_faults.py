@@ -104,9 +104,13 @@ def _cli(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedPro
                           timeout=timeout, cwd=cwd)
 
 
-def _one_line_error(p: subprocess.CompletedProcess[str], *needles: str) -> str:
+def _one_line_error(p: subprocess.CompletedProcess[str], *needles: str, run_header: bool = False) -> str:
+    """Exit code 2 and one ``error: ...`` line on stderr holding ``needles``; ``run_header``: a `run` may print
+    its usual ``run <id>: ...`` header line before it (it had started when the store failed)."""
     assert p.returncode == 2, (p.stdout, p.stderr[-2000:])
     lines = [x for x in p.stderr.strip().splitlines() if x.strip()]
+    if run_header and len(lines) == 2 and lines[0].startswith("run ") and "[store " in lines[0]:
+        lines = lines[1:]
     assert len(lines) == 1 and lines[0].startswith("error: "), p.stderr[-2000:]
     for n in needles:
         assert n in lines[0], lines[0]
@@ -311,10 +315,345 @@ def test_second_run_process_on_the_same_run_refuses(tmp_path: Path, make_server)
 
 def test_soak_every_fault_kind_at_20_percent(tmp_path: Path) -> None:
     """1,250 items, 20% of prompts with one of 11 fault kinds (429, 500, 60 s hang, malformed, no choices, 400,
-    401 echoing the key, cross-host redirect, lone surrogate, empty answer, SymPy-style bomb); figures: bench/soak.py."""
-    from reasoneval.testing.soak import FAULTS, soak
+    401 echoing the key, cross-host redirect, lone surrogate, empty answer, SymPy-style bomb); figures: bench/soak.py.
+    Every 10th item is a KOR-Bench Operation item scored through SymPy (gold with "or", answer equal only up to
+    LaTeX equivalence); the bombs on those reach SymPy and cost one verdict budget each."""
+    from reasoneval.testing.soak import FAULTS, SOAK_VERDICT_BUDGET_S, soak
 
     r = soak(tmp_path, 1250, 0.2)
-    assert (r.lost, r.duplicated, r.misscored, r.secret_leaks) == (0, 0, 0, 0), r.line()
+    assert (r.lost, r.duplicated, r.misscored, r.secret_leaks) == (0, 0, 0, 0), (r.line(), r.misscored_items)
     assert all(r.server.get(k, 0) > 0 for k in FAULTS), r.server
-    assert 0 < r.errors < 1250 * 0.2 and r.seconds < 120, r.line()
+    assert 0 < r.errors < 1250 * 0.2 and r.seconds < 120, r.line()  # measured ~20 s (fault-free: ~1.3 s)
+    # the SymPy path: the right answers decided by SymPy, each bomb stopped by its one budget
+    methods = r.methods or {}
+    assert methods.get("operation:sympy", 0) > 100 and r.sympy_bombs >= 2, methods
+    assert methods.get("operation:fallback:budget") == r.sympy_bombs, methods
+    # budget 3 s per verdict; + 2 s for the sandbox to replace the workers it killed (measured 3.7-3.9 s)
+    assert r.slowest_verdict_s < SOAK_VERDICT_BUDGET_S + 2.0, r.line()
+
+
+@pytest.mark.xfail(strict=True, reason="known defect (issue 16 follow-up): a bomb's hundreds of parts fill the "
+                   "shared SandboxPool FIFO ahead of a concurrent verdict's uncached strings, which then run out of "
+                   "their own budget: a right answer is scored fallback:budget (incorrect)")
+def test_a_bomb_does_not_starve_a_concurrent_sympy_verdict(tmp_path: Path) -> None:
+    """Two verdicts made at once (the runner has 2 scoring threads): the "or" power-tower bomb and a right answer
+    whose LaTeX strings are not cached yet. The right answer must stay right within its own budget."""
+    from reasoneval.benchmarks.korbench.mathexpr import schedule
+    from reasoneval.benchmarks.korbench.score_official import apply_math, judge
+    from reasoneval.scoring.latexcmp import LatexCanonicalizer
+    from reasoneval.testing.fake_openai import BOMB_ANSWER
+
+    gold = "[[\\frac{1}{2}or-7]]"
+    with LatexCanonicalizer(workers=2, timeout=1.0, cache_dir=tmp_path, seeded=False) as lc:
+        lc.get("1")  # start-up is not part of the budget
+        bomb, right = judge(BOMB_ANSWER, gold, "operation", "2", "18"), judge("[[-7or\\frac{7}{14}]]", gold,
+                                                                              "operation", "2", "18")
+        assert bomb.pending is not None and right.pending is not None
+        deadline = time.monotonic() + 3.0
+        t0 = time.monotonic()
+        futs = [schedule(bomb.pending, lc, deadline), schedule(right.pending, lc, deadline)]
+        b, r = (apply_math(j, f.result(timeout=30)) for j, f in zip((bomb, right), futs, strict=True))
+        assert time.monotonic() - t0 < 3.0 + 2.0
+        assert b.correct is False
+        assert r.correct is True and r.method == "operation:sympy", r.method
+
+
+# ---- defect 5 end to end: errors are left out of accuracy in every KOR-Bench mode, through the CLI --------------
+
+
+def _kor_answers(path: Path, mode: str, limit: int) -> list[tuple[str, str, str]]:
+    """Scripted answers for the first ``limit`` items of each subset ``mode`` runs: the gold, except every third
+    item (a wrong first answer), so accuracy is neither 0 nor 100. Returns (subset, item key, prompt text)."""
+    import json
+
+    from reasoneval.benchmarks.korbench.data import MIXED_SETS
+
+    bench = registry.get("korbench")
+    subsets = list(MIXED_SETS) if mode == "mixed" else ["cipher-subquestions"]
+    out, lines = [], []
+    for subset in subsets:
+        for i, it in enumerate(bench.load(subset, mode)[:limit]):
+            golds = list(it.gold) if mode == "mixed" else [it.gold]
+            if i % 3 == 2:
+                golds[0] = "[[certainly wrong]]"
+            reply = (json.dumps({f"question{k + 1}": g for k, g in enumerate(golds)}) if mode == "mixed"
+                     else f"Step by step. {golds[0]}")
+            text = "\n".join(m.content for m in bench.prompt(it, mode).messages)
+            lines.append(json.dumps({"contains": text, "response": reply}))
+            out.append((subset, it.key, text))
+    path.write_text("\n".join(lines) + "\n")
+    return out
+
+
+@pytest.mark.parametrize(("target", "mode", "limit"), [("korbench", "mixed", 12),
+                                                       ("korbench:cipher-subquestions", "subquestions", 60)])
+def test_kor_mixed_and_subquestions_exclude_errors_end_to_end(tmp_path: Path, make_server, target: str, mode: str,
+                                                               limit: int) -> None:
+    """Issue 16 defect 5 through `reasoneval run`: 30% of prompts get HTTP 400 (every attempt). Failed calls are
+    counted and left out; the accuracy over the answered items is the fault-free run's on those same items."""
+    import json
+
+    from reasoneval.testing.fake_openai import planned_fault
+
+    items = _kor_answers(tmp_path / "answers.jsonl", mode, limit)
+    planned = {(s, k) for s, k, text in items if planned_fault(text, ["400"], 0.3)}
+    assert 0.15 * len(items) < len(planned) < 0.45 * len(items)  # the fault mix really is ~30%
+    runs = {}
+    for name, faults in (("clean", ()), ("faulty", ("--fault-rate", "0.3", "--faults", "400"))):
+        srv = make_server("--answers", str(tmp_path / "answers.jsonl"), *faults)
+        db = tmp_path / f"{name}.db"
+        t0 = time.monotonic()
+        p = _cli("run", target, "--mode", mode, "--limit", str(limit), "--model", f"openai-compat/m@{srv.url}",
+                 "--store", str(db), "--no-progress", "--json", "--timeout-total", "30", cwd=tmp_path)
+        assert p.returncode == 0, p.stderr[-2000:]
+        assert time.monotonic() - t0 < 60  # budget for one CLI run of these items (measured ~2 s)
+        doc = json.loads(p.stdout)
+        store = RunStore(db, readonly=True)
+        runs[name] = (doc, view(store, doc["runs"][0]["run"]["run_id"]), p.stderr)
+    (clean, vc, _), (faulty, vf, err_text) = runs["clean"], runs["faulty"]
+    # nothing lost: every item has its row; the failed ones are exactly the planned faults, as errors
+    assert len(vc.rows) == len(vf.rows) == len(items)
+    failed = {(r.subset, r.item_key) for r in vf.rows if r.final.completion.error}
+    assert failed == planned
+    assert all(r.final.verdict.outcome is Outcome.ERROR and "HTTP 400" in r.final.completion.error
+               for r in vf.rows if (r.subset, r.item_key) in failed)
+    assert clean["runs"][0]["stats"]["errors"] == 0
+    # reported: in the run's stats, in the table's note and on the terminal
+    assert faulty["runs"][0]["stats"]["errors"] == len(planned)
+    assert any(f"{len(planned)} items failed" in n for n in faulty["tables"][0]["notes"]), faulty["tables"][0]
+    assert f"{len(planned)} of {len(items)} items failed and are excluded from accuracy" in err_text
+    # excluded: the faulty run's table is the fault-free run's table over the answered items only
+    answered = [r for r in vc.rows if (r.subset, r.item_key) not in failed]
+    want = registry.get("korbench").summarize(answered, mode)[0]
+    got = faulty["tables"][0]
+    # (the CLI's table has the model column in front; the benchmark's own summary does not)
+    assert [row[1:] for row in got["rows"]] == want.rows, (got["rows"], want.rows)
+    assert want.rows != vc.tables[0].rows  # the faults did change what was answered
+    # and the answered items' verdicts are exactly the fault-free ones
+    same = {(r.subset, r.item_key): (r.final.verdict.outcome, r.final.verdict.detail) for r in answered}
+    assert {(r.subset, r.item_key): (r.final.verdict.outcome, r.final.verdict.detail)
+            for r in vf.rows if (r.subset, r.item_key) not in failed} == same
+    # the accuracy is correct / answered (counting the errors as wrong would give the issue's lower figure)
+    correct = sum(r.final.verdict.correct for r in answered)
+    overall = float(str(got["rows"][0][1]).split()[0])
+    assert 0 < correct < len(answered)
+    if mode == "subquestions":
+        assert overall == round(100 * correct / len(answered), 2)
+    assert overall > round(100 * correct / len(items), 2)
+
+
+# ---- defect 7: read-only file systems and files, and bytes overwritten anywhere in the store -----------------
+
+
+def _can_mount_read_only() -> bool:
+    """A private mount namespace (unprivileged user namespaces) where a bind mount can be made read-only."""
+    import shutil
+
+    if not shutil.which("unshare"):
+        return False
+    p = subprocess.run(["unshare", "-rm", "sh", "-c", "mount --bind /tmp /tmp && mount -o remount,bind,ro /tmp "
+                        "&& ! touch /tmp/.reasoneval-ro-probe 2>/dev/null"], capture_output=True, timeout=30)
+    return p.returncode == 0
+
+
+def _cli_on_read_only_fs(ro_dir: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``reasoneval ARGS`` with ``ro_dir`` mounted read-only (EROFS for every write, root included)."""
+    script = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
+    return subprocess.run(["unshare", "-rm", "sh", "-c", script, str(ro_dir), sys.executable, "-m", "reasoneval.cli",
+                           *args], capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+def _snapshot(d: Path) -> dict[str, tuple[bytes, int]]:
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(d.iterdir())}
+
+
+@pytest.mark.skipif(not _can_mount_read_only(), reason="needs unshare -rm (user + mount namespaces)")
+def test_read_only_file_system(tmp_path: Path, make_server) -> None:
+    srv = make_server("--delay", "0.0")
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    store = RunStore(ro / "s.db")
+    res, _ = _run(store, srv.url, 1)
+    store.close()
+    before = _snapshot(ro)
+    out = tmp_path / "out"
+    out.mkdir()
+    p = _cli_on_read_only_fs(ro, "report", res.run_id, "--store", str(ro / "s.db"), "--md", str(out / "r.md"),
+                             cwd=out)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "66.00" in (out / "r.md").read_text()  # the toy run's accuracy: the rows were read
+    p = _cli_on_read_only_fs(ro, "export", res.run_id, str(out / "o.jsonl"), "--store", str(ro / "s.db"), cwd=out)
+    assert p.returncode == 0 and len((out / "o.jsonl").read_text().splitlines()) == 50, p.stderr[-2000:]
+    p = _cli_on_read_only_fs(ro, "runs", "--store", str(ro / "s.db"), cwd=out)
+    assert p.returncode == 0 and res.run_id in p.stdout, p.stderr[-2000:]
+    line = _one_line_error(_cli_on_read_only_fs(ro, "run", "toy", "--model", f"openai-compat/m@{srv.url}", "--store",
+                                                str(ro / "s.db"), "--no-progress", cwd=out),
+                           str(ro / "s.db"), "read-only file system")
+    assert "`report` and `export` can read it" in line
+    assert _snapshot(ro) == before  # nothing created, changed or left behind
+
+
+@pytest.mark.skipif(not _can_mount_read_only(), reason="needs unshare -rm (user + mount namespaces)")
+def test_read_only_file_system_never_drops_a_write_ahead_log(tmp_path: Path) -> None:
+    """A store copied while a writer had committed rows only in its -wal: read with it, or refused; never read
+    without it (``immutable`` ignores the log: the runs would silently be missing)."""
+    script = """
+import os, shutil, sys
+from reasoneval.store.sqlite import RunStore
+s = RunStore(sys.argv[1] + "/src.db")
+s.db.execute("PRAGMA wal_autocheckpoint=0")
+s.db.execute("INSERT INTO runs VALUES ('r1', 0, 0, 'toy', '*', 'zero-shot', 'm', '{}', 'done')")
+for name, parts in (("with_shm", ("", "-wal", "-shm")), ("wal_only", ("", "-wal"))):
+    for part in parts:
+        shutil.copy(sys.argv[1] + "/src.db" + part, sys.argv[1] + "/" + name + ".db" + part)
+os._exit(0)  # like a crash: the log is never checkpointed into the main file
+"""
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    subprocess.run([sys.executable, "-c", script, str(ro)], check=True, timeout=60)
+    assert (ro / "wal_only.db-wal").stat().st_size > 0
+    p = _cli_on_read_only_fs(ro, "runs", "--store", str(ro / "with_shm.db"), cwd=tmp_path)
+    assert p.returncode == 0 and "r1" in p.stdout, (p.stdout, p.stderr[-2000:])  # the committed run is there
+    _one_line_error(_cli_on_read_only_fs(ro, "runs", "--store", str(ro / "wal_only.db"), cwd=tmp_path),
+                    "wal_only.db-wal", "would miss committed rows")
+
+
+def test_read_only_store_file(tmp_path: Path, make_server) -> None:
+    """A store file without write permission (mode 0444, in a directory its reader cannot write), read by a user
+    the permissions apply to: as root, the commands run as ``nobody`` (root ignores file modes)."""
+    import os
+    import shutil
+    import tempfile
+
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("root without setpriv: cannot drop to a user file modes apply to")
+        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    srv = make_server("--delay", "0.0")
+    base = Path(tempfile.mkdtemp(prefix="reasoneval-ro-"))  # tmp_path's parents are 0700: nobody cannot enter
+    try:
+        base.chmod(0o755)
+        d, out = base / "store", base / "out"
+        d.mkdir()
+        out.mkdir()
+        store = RunStore(d / "s.db")
+        res, _ = _run(store, srv.url, 1)
+        store.close()
+        (d / "s.db").chmod(0o444)
+        d.chmod(0o555)
+        out.chmod(0o777)
+        before = _snapshot(d)
+
+        def cli(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([*prefix, sys.executable, "-m", "reasoneval.cli", *args], capture_output=True,
+                                  text=True, timeout=120, cwd=out)
+
+        p = cli("report", res.run_id, "--store", str(d / "s.db"), "--md", str(out / "r.md"))
+        assert p.returncode == 0 and "66.00" in (out / "r.md").read_text(), p.stderr[-2000:]
+        p = cli("export", res.run_id, str(out / "o.jsonl"), "--store", str(d / "s.db"))
+        assert p.returncode == 0 and len((out / "o.jsonl").read_text().splitlines()) == 50, p.stderr[-2000:]
+        _one_line_error(cli("run", "toy", "--model", f"openai-compat/m@{srv.url}", "--store", str(d / "s.db"),
+                            "--no-progress"), str(d / "s.db"), "read-only")
+        assert _snapshot(d) == before
+    finally:
+        for p_ in (base, base / "store"):
+            if p_.exists():
+                p_.chmod(0o755)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _toy_store(tmp_path: Path, make_server) -> tuple[Path, str, list[str]]:
+    """A toy store made by `reasoneval run` (closed: everything in the main file), its run id and the `run`
+    arguments that resume it."""
+    import json
+
+    srv = make_server("--delay", "0.0")
+    args = ["run", "toy", "--model", f"openai-compat/m@{srv.url}", "--no-progress"]
+    p = _cli(*args, "--store", str(tmp_path / "s.db"), "--json", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert not (tmp_path / "s.db-wal").exists()
+    return tmp_path / "s.db", json.loads(p.stdout)["runs"][0]["run"]["run_id"], args
+
+
+def _read_everything(path: Path, run_id: str, out: Path) -> str:
+    """What `report` and `export` read of a run (the run, its completions and verdicts): the export's text."""
+    from reasoneval.report.render import to_markdown
+    from reasoneval.store.export import export
+
+    store = RunStore(path, readonly=True)
+    try:
+        to_markdown(view(store, run_id).tables)
+        export(store, run_id, "default", out)
+    finally:
+        store.db.close()
+    return out.read_text()
+
+
+def test_random_corruption_is_one_line_or_harmless(tmp_path: Path, make_server) -> None:
+    """Random bytes over a random span (1..1024 bytes) anywhere after the header, 40 seeds: opening or reading
+    the store either fails with one StoreError naming the file, or the bytes hit unused space and everything
+    read is exactly what the intact store gives. Never another exception, never silently different data."""
+    import random
+
+    path, run_id, _ = _toy_store(tmp_path, make_server)
+    raw = path.read_bytes()
+    pristine = _read_everything(path, run_id, tmp_path / "pristine.jsonl")
+    caught = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        n = rng.randint(1, 1024)
+        start = rng.randrange(4096, len(raw) - n)  # past page 1: the header case has its own test
+        bad = tmp_path / f"bad{seed}.db"
+        bad.write_bytes(raw[:start] + rng.randbytes(n) + raw[start + n:])
+        try:
+            text = _read_everything(bad, run_id, tmp_path / "o.jsonl")
+        except StoreError as e:
+            caught += 1
+            assert str(bad) in str(e) and "corrupted" in str(e) and "\n" not in str(e), (seed, str(e))
+            assert str(e).isprintable(), (seed, str(e))
+        else:
+            assert text == pristine, (seed, start, n)
+        bad.unlink()
+    assert caught >= 20, caught  # most spans hit used bytes (measured: 30 of 40)
+
+
+def test_corruption_in_tables_a_command_never_reads_is_still_reported(tmp_path: Path, make_server) -> None:
+    """The response cache's pages overwritten: `report` and `export` never read that table, yet the store is
+    damaged; the integrity check on opening says so (one line, naming the file) before anything is read."""
+    import random
+
+    path, run_id, resume = _toy_store(tmp_path, make_server)
+    con = sqlite3.connect(path)
+    pages = [n for (n,) in con.execute("SELECT pageno FROM dbstat WHERE name = 'cache' ORDER BY pageno")]
+    size = con.execute("PRAGMA page_size").fetchone()[0]
+    con.close()
+    assert pages and min(pages) > 1
+    raw = bytearray(path.read_bytes())
+    rng = random.Random(5)
+    for n in pages:
+        raw[(n - 1) * size:n * size] = rng.randbytes(size)
+    bad = tmp_path / "cache-pages.db"
+    bad.write_bytes(bytes(raw))
+    for args in (["report", run_id], ["export", run_id, str(tmp_path / "o.jsonl")], ["runs"], resume):
+        _one_line_error(_cli(*args, "--store", str(bad), cwd=tmp_path), str(bad), "corrupted", "integrity check")
+
+
+def test_overwritten_values_are_one_line_errors_in_every_command(tmp_path: Path, make_server) -> None:
+    """Bytes overwritten inside stored values, where SQLite's page checks cannot see them: a completion's text no
+    longer UTF-8, a prompt's JSON no longer JSON. `report`, `export` and a resumed `run`: one line, exit 2."""
+    path, run_id, resume = _toy_store(tmp_path, make_server)
+    raw = path.read_bytes()
+    assert _cli(*resume, "--store", str(path), cwd=tmp_path).returncode == 0  # intact, it resumes
+    text = b"Thinking about it ("  # every stored answer starts so (the fake server's reply)
+    prompt = b'"content": "Item a1:'
+    assert raw.count(prompt) == 1 and raw.count(text) >= 50
+    cases = {"utf8.db": raw.replace(text, b"\xff\xfe\xfd" + text[3:], 1),
+             "json.db": raw.replace(prompt, b'"content"; "Item a1:', 1)}  # same length: the pages stay sound
+    for name, data in cases.items():
+        bad = tmp_path / name
+        bad.write_bytes(data)
+        for args in (["report", run_id], ["export", run_id, str(tmp_path / "o.jsonl")], resume):
+            line = _one_line_error(_cli(*args, "--store", str(bad), cwd=tmp_path), str(bad), "corrupted",
+                                   run_header=args is resume)
+            assert line.isprintable(), line

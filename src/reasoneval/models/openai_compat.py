@@ -16,7 +16,7 @@ from typing import Any
 
 import aiohttp
 
-from ..core.response import answer_started
+from ..core.response import CLOSE, OPEN
 from ..core.safetext import redact_secrets, storable
 from ..core.types import Completion, GenParams, Prompt, Usage
 from .base import ModelError
@@ -41,6 +41,40 @@ def _reasoning_tokens(u: dict[str, Any]) -> int | None:
     details = u.get("completion_tokens_details") or u.get("output_tokens_details") or {}
     n = details.get("reasoning_tokens") if isinstance(details, dict) else None
     return int(n) if isinstance(n, (int, float)) else None
+
+
+class AnswerWatch:
+    """Whether streamed content has reached the answer, fed one piece at a time: true from the first piece after
+    which ``core.response.answer_started`` is true of everything fed so far (the time to first answer token),
+    in time linear in the pieces (re-joining the text on every piece was quadratic on a long inline ``<think>``
+    section). It keeps only the last ``len(CLOSE) - 1`` characters of the reasoning, where a closing tag split
+    across pieces begins."""
+
+    def __init__(self) -> None:
+        self.started = False
+        self._state = "lead"  # lead: only whitespace so far; think: inside the opening <think>; after: past </think>
+        self._tail = ""
+
+    def feed(self, piece: str) -> bool:
+        if self.started or not piece:
+            return self.started
+        if self._state == "lead":
+            piece = piece.lstrip()
+            if not piece:
+                return False
+            if not piece.startswith(OPEN):  # as answer_started: only a whole opening tag starts reasoning
+                self.started = True
+                return True
+            self._state, piece = "think", piece[len(OPEN):]
+        if self._state == "think":
+            text = self._tail + piece
+            j = text.find(CLOSE)
+            if j < 0:
+                self._tail = text[-(len(CLOSE) - 1):]
+                return False
+            self._state, self._tail, piece = "after", "", text[j + len(CLOSE):]
+        self.started = bool(piece.strip())
+        return self.started
 
 
 class OpenAICompatBackend(HTTPBackend):
@@ -107,6 +141,7 @@ class OpenAICompatBackend(HTTPBackend):
         finish: Any = None
         usage: dict[str, Any] = {}
         ttft: float | None = None
+        started = AnswerWatch()
         async for ev in sse_events(resp):
             if ev.get("usage"):
                 usage = ev["usage"]
@@ -121,7 +156,7 @@ class OpenAICompatBackend(HTTPBackend):
                     raise TypeError("content is not a string")
                 reasoning.append(think)
                 text.append(piece)
-                if ttft is None and piece and answer_started("".join(text)):
+                if ttft is None and started.feed(piece):
                     ttft = time.monotonic() - t0
                 finish = choice.get("finish_reason") or finish
         return self._completion("".join(text), "".join(reasoning) or None, finish, usage,

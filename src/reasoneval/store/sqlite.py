@@ -21,7 +21,7 @@ from urllib.parse import quote
 
 from ..core.safetext import redact, redact_secrets, storable, storable_json
 from ..core.types import Completion, Prompt, Usage, Verdict
-from .errors import STORE_ERRORS, StoreError, describe
+from .errors import DECODE_ERRORS, STORE_ERRORS, StoreError, corrupted, describe, one_line
 
 P = ParamSpec("P")
 INSERT_COMPLETION = "INSERT OR REPLACE INTO completions VALUES (" + ",".join("?" * 18) + ")"
@@ -92,6 +92,36 @@ def _guarded(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def _reading(fn: Callable[P, R]) -> Callable[P, R]:
+    """:func:`_guarded`, and a stored row that cannot be decoded (bytes overwritten inside a value SQLite's own
+    checks accept: JSON that does not parse, a wrong type) is a corrupted store, not a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except STORE_ERRORS as e:
+            raise describe(args[0].path, e) from e  # type: ignore[attr-defined]
+        except DECODE_ERRORS as e:
+            raise _undecodable(args[0].path, e) from e  # type: ignore[attr-defined]
+
+    return wrapper
+
+
+def _undecodable(path: Path, e: BaseException) -> StoreError:
+    return corrupted(path, f"a stored row cannot be decoded: {e.__class__.__name__}")
+
+
+def check_integrity(db: sqlite3.Connection, path: Path) -> None:
+    """``PRAGMA quick_check``: every page of the file (tables, indexes, free list) is structurally sound.
+    Bytes overwritten anywhere in the file (not only the header) are found when the store is opened, whatever
+    the command goes on to read (linear and cheap: ~0.2 s for a 280 MB store)."""
+    rows = db.execute("PRAGMA quick_check(1)").fetchall()
+    if not rows or rows[0][0] != "ok":
+        found = [x for x in str(rows[0][0] if rows else "no answer").splitlines() if x and not x.startswith("***")]
+        raise corrupted(path, f"integrity check: {found[0] if found else rows}")
+
+
 def _text(s: str | None) -> str | None:
     return None if s is None else storable(s)
 
@@ -108,18 +138,32 @@ def _detail_json(detail: dict[str, Any]) -> str:
 
 
 def _connect_ro(path: Path) -> sqlite3.Connection:
-    """Read-only: no WAL switch, no schema; on a read-only file system fall back to ``immutable``."""
+    """Read-only: no WAL switch, no schema; on a read-only file system fall back to ``immutable`` (which
+    ignores a write-ahead log, so it is refused when a non-empty ``-wal`` file holds committed rows)."""
     uri = "file:" + quote(str(path.resolve()))
     last: BaseException | None = None
     for extra in ("?mode=ro", "?mode=ro&immutable=1"):
+        if "immutable" in extra:
+            wal = path.with_name(path.name + "-wal")
+            if wal.exists() and wal.stat().st_size > 0:
+                raise StoreError(
+                    f"store {path} cannot be opened read-only here ({one_line(str(last))}) and reading it without "
+                    f"its write-ahead log {wal.name} would miss committed rows: copy {path.name} with {wal.name} "
+                    "to a writable place and read the copy")
         try:
             db = sqlite3.connect(uri + extra, uri=True, isolation_level=None, check_same_thread=False)
             db.execute("SELECT COUNT(*) FROM runs").fetchone()
-            return db
         except sqlite3.OperationalError as e:
             last = e
             if "no such table" in str(e):
                 raise
+            continue
+        try:
+            check_integrity(db, path)
+        except BaseException:
+            db.close()
+            raise
+        return db
     assert last is not None
     raise last
 
@@ -147,6 +191,7 @@ class RunStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA busy_timeout=30000")
+            check_integrity(self.db, self.path)  # before anything is written to it
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
@@ -199,7 +244,7 @@ class RunStore:
         rows = self.find_runs(run_id)
         return rows[0] if len(rows) == 1 else None
 
-    @_guarded
+    @_reading
     def find_runs(self, prefix: str = "") -> list[dict[str, Any]]:
         cur = self.db.execute(
             "SELECT run_id, created, updated, benchmark, subset, mode, model, spec_json, status FROM runs "
@@ -270,7 +315,11 @@ class RunStore:
         except STORE_ERRORS as e:
             raise describe(self.path, e) from e
         for r in rows:
-            yield StoredCompletion(r[0], r[1], r[2], r[3], r[4], r[5], Prompt.from_json(json.loads(r[6])),
+            try:
+                prompt = Prompt.from_json(json.loads(r[6]))
+            except DECODE_ERRORS as e:
+                raise _undecodable(self.path, e) from e
+            yield StoredCompletion(r[0], r[1], r[2], r[3], r[4], r[5], prompt,
                                    Completion(r[7] or "", r[8], Usage(r[9] or 0, r[10] or 0), r[11] or 0.0,
                                               r[12], r[13], r[14], r[15]))
 
@@ -299,7 +348,7 @@ class RunStore:
             self.db.execute("BEGIN")
             self.db.executemany("INSERT OR REPLACE INTO verdicts VALUES (?,?,?,?,?,?,?,?,?,?)", buf)
 
-    @_guarded
+    @_reading
     def verdicts(self, run_id: str, scorer: str) -> dict[tuple[str, int, int], Verdict]:
         self.flush()
         out = {}
@@ -310,7 +359,7 @@ class RunStore:
                 {"outcome": r[3], "extracted": r[4], "method": r[5], "detail": json.loads(r[6] or "{}")})
         return out
 
-    @_guarded
+    @_reading
     def tallies(self) -> dict[str, dict[str, int]]:
         """Per run: items (item, sample pairs), correct and errors of their final turns (default scorer)."""
         q = """
@@ -344,7 +393,7 @@ class RunStore:
         return len(keys)
 
     # ---- response cache
-    @_guarded
+    @_reading
     def cache_get(self, key: str) -> Completion | None:
         r = self.db.execute("SELECT text, finish_reason, prompt_tokens, completion_tokens, latency_s, "
                             f"{self._later['cache']} FROM cache WHERE key=?", (key,)).fetchone()

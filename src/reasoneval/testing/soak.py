@@ -3,59 +3,101 @@
 Used by ``tests/core/test_faults.py::test_soak`` and ``bench/soak.py`` (which prints the figures). Each
 prompt's fault is known in advance (:func:`~reasoneval.testing.fake_openai.planned_fault`), so the audit can
 say for every item what its stored verdict must be: 0 lost, 0 duplicated, 0 mis-scored is the pass mark.
+
+Every :data:`MATH_EVERY`-th item is a KOR-Bench Operation item scored by the real KOR-Bench path (official
+``judge`` + SymPy through a sandboxed :class:`~reasoneval.scoring.latexcmp.LatexCanonicalizer`): its gold
+``[[\frac{1}{2}or-k]]`` holds "or" and the model answers ``[[-kor\frac{k}{2k}]]``, equal only up to LaTeX
+equivalence, so the SymPy comparison decides it; a ``bomb`` fault on such an item answers the "or"-separated
+power towers and must cost one verdict budget (:data:`SOAK_VERDICT_BUDGET_S`), not hundreds of sandbox
+timeouts. The slowest verdict is reported.
+
+Before the clock starts, one fault-free answer of each of the 5 math variants is scored (its 11 LaTeX strings
+are canonicalised then): a verdict whose strings are still uncached while a bomb's hundreds of parts fill the
+shared sandbox queue waits behind them and runs out of its own budget (a correct answer scored incorrect,
+``fallback:budget``; ``tests/core/test_faults.py::test_a_bomb_does_not_starve_a_concurrent_sympy_verdict``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..benchmarks.korbench.score_official import finish, judge
 from ..core.benchmark import Benchmark
 from ..core.types import GenParams, Item, Outcome, Prompt, Verdict
 from ..models.openai_compat import HTTPOptions, OpenAICompatBackend
 from ..runner.engine import Runner
 from ..runner.spec import RunSpec
 from ..scoring.extract import double_brackets
+from ..scoring.latexcmp import LatexCanonicalizer
 from ..store.sqlite import RunStore
-from .fake_openai import planned_fault
+from .fake_openai import answer_for, planned_fault
 from .procs import FakeServerProc
 
 FAULTS = ("429", "500", "hang", "malformed", "empty", "400", "echo401", "redirect", "surrogate", "empty200", "bomb")
 PERMANENT_ERRORS = frozenset({"400", "echo401", "redirect"})
 SECRET = "sk-soak-" + "S3cr3t" * 5
 WORDS = ("apple", "river", "stone", "cloud", "ember", "frost", "grove", "harbor", "island", "jungle")
+MATH_EVERY = 10  # every 10th item is a SymPy-scored KOR-Bench Operation item (subset "math")
+SOAK_VERDICT_BUDGET_S = 3.0  # the soak's budget of one SymPy verdict, all its "or" parts together
+SOAK_SYMPY_TIMEOUT_S = 1.0  # one sandbox task (one distinct LaTeX string)
 
 
 class SoakBench(Benchmark):
     name = "soak"
-    description = "soak test: repeat the last word"
+    description = "soak test: repeat the last word; every 10th item a SymPy-scored KOR-Bench Operation item"
     default_params = GenParams(max_tokens=32)
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, lc: LatexCanonicalizer | None = None) -> None:
         self.n = n
+        self.lc = lc
+        self.verdict_s: dict[str, float] = {}  # seconds per scored SymPy item (the slowest is reported)
+        self._lock = threading.Lock()
 
     def subsets(self) -> list[str]:
-        return ["a"]
+        return ["a", "math"]
 
     def modes(self) -> list[str]:
         return ["zero-shot"]
 
     def load(self, subset: str, mode: str) -> list[Item]:
-        return [Item("soak", "a", str(i), {"q": f"Item {i}: repeat {WORDS[i % 10]}"}, WORDS[i % 10])
-                for i in range(self.n)]
+        out = []
+        for i in range(self.n):
+            if i % MATH_EVERY == MATH_EVERY - 1:
+                k = 2 + (i // MATH_EVERY) % 5  # 5 variants: 11 distinct LaTeX strings, all met by item 49
+                if subset == "math":  # the prompt's last word is what the fake server answers in [[...]]
+                    q = f"Item {i}: find both roots, -{k}or\\frac{{{k}}}{{{2 * k}}}"
+                    out.append(Item("soak", "math", str(i), {"q": q}, f"[[\\frac{{1}}{{2}}or-{k}]]"))
+            elif subset == "a":
+                out.append(Item("soak", "a", str(i), {"q": f"Item {i}: repeat {WORDS[i % 10]}"}, WORDS[i % 10]))
+        return out
 
     def prompt(self, item: Item, mode: str) -> Prompt:
         return Prompt.chat(item.data["q"])
 
     def score(self, item: Item, text: str, mode: str) -> Verdict:
+        if item.subset == "math":
+            return self._score_math(item, text)
         got = double_brackets(text)
         if got is None:
             return Verdict(Outcome.UNANSWERABLE, None, "brackets")
         return Verdict(Outcome.CORRECT if got == item.gold else Outcome.INCORRECT, got, "brackets")
+
+    def _score_math(self, item: Item, text: str) -> Verdict:
+        """KOR-Bench official scoring of an Operation item in ``SYMPY_IDX`` (idx 18, rule 2), one budget."""
+        t0 = time.monotonic()
+        j = finish(judge(text, item.gold, "operation", "2", "18"), self.lc, t0 + SOAK_VERDICT_BUDGET_S)
+        with self._lock:
+            self.verdict_s[item.key] = max(self.verdict_s.get(item.key, 0.0), time.monotonic() - t0)
+        if j.extracted is None:
+            return Verdict(Outcome.UNANSWERABLE, None, j.method)
+        return Verdict(Outcome.CORRECT if j.correct else Outcome.INCORRECT, j.extracted, j.method)
 
 
 def expected_outcome(fault: str | None) -> Outcome:
@@ -79,11 +121,17 @@ class SoakResult:
     secret_leaks: int
     hedges: int
     server: dict[str, Any]
+    sympy_items: int = 0  # math items answered and scored through the SymPy comparison
+    sympy_bombs: int = 0  # math items whose answer was the "or"-separated power towers
+    slowest_verdict_s: float = 0.0  # the slowest SymPy verdict, in the run and in the audit's re-scoring
+    methods: dict[str, int] | None = None  # verdict methods of the math items
+    misscored_items: dict[str, str] | None = None  # item key -> what was stored, expected and re-scored
 
     def line(self) -> str:
         return (f"{self.items} items in {self.seconds:.1f}s: {self.lost} lost, {self.duplicated} duplicated, "
                 f"{self.misscored} mis-scored, {self.errors} errors (expected), {self.secret_leaks} secret leaks, "
-                f"{self.hedges} hedged requests")
+                f"{self.hedges} hedged requests; {self.sympy_items} SymPy-scored items ({self.sympy_bombs} bombs), "
+                f"slowest verdict {self.slowest_verdict_s:.2f}s (budget {SOAK_VERDICT_BUDGET_S:g}s)")
 
 
 def soak(workdir: Path, n: int = 1250, rate: float = 0.2, concurrency: int = 32, hang_s: float = 60.0) -> SoakResult:
@@ -91,8 +139,14 @@ def soak(workdir: Path, n: int = 1250, rate: float = 0.2, concurrency: int = 32,
     faults = list(FAULTS)
     mix = ["--fault-rate", str(rate), "--faults", ",".join(faults)] if rate > 0 else []
     srv = FakeServerProc("--delay", "0.01", *mix, "--timeout-sleep", str(hang_s), "--retry-after", "1")
+    lc = LatexCanonicalizer(workers=2, timeout=SOAK_SYMPY_TIMEOUT_S, persistent=False, seeded=False)
     try:
-        bench = SoakBench(n)
+        lc.get("1")  # the sandbox's start-up (SymPy import) is not part of any verdict's budget
+        bench = SoakBench(n, lc)
+        warm = {it.gold: it for it in bench.load("math", "zero-shot")}  # one item per variant (see above)
+        for it in warm.values():
+            bench.score(it, answer_for(it.data["q"]), "zero-shot")
+        bench.verdict_s.clear()
         db = workdir / f"soak-{rate:g}.db"
         store = RunStore(db)
         spec = RunSpec("soak", None, "zero-shot", f"openai-compat/fake@{srv.url}", bench.default_params)
@@ -111,9 +165,10 @@ def soak(workdir: Path, n: int = 1250, rate: float = 0.2, concurrency: int = 32,
         seconds = time.monotonic() - t0
         server = srv.stats()
         store.close()
+        return _audit(db, bench, res.run_id, faults, rate, seconds, backend.hedges, server)
     finally:
         srv.stop()
-    return _audit(db, bench, res.run_id, faults, rate, seconds, backend.hedges, server)
+        lc.close()
 
 
 def _audit(db: Path, bench: SoakBench, run_id: str, faults: list[str], rate: float, seconds: float, hedges: int,
@@ -123,19 +178,34 @@ def _audit(db: Path, bench: SoakBench, run_id: str, faults: list[str], rate: flo
                         (run_id,)).fetchall()
     verdicts = dict(((k, (o, x)) for k, o, x in con.execute(
         "SELECT item_key, outcome, extracted FROM verdicts WHERE run_id=?", (run_id,))))
-    items = {it.key: it for it in bench.load("a", "zero-shot")}
+    methods: dict[str, int] = {}
+    for (m,) in con.execute("SELECT method FROM verdicts WHERE run_id=? AND item_key LIKE 'math/%'", (run_id,)):
+        methods[m] = methods.get(m, 0) + 1
+    items = {it.key: it for sub in bench.subsets() for it in bench.load(sub, "zero-shot")}
     keys = [k for k, _, _ in comps]
-    misscored = 0
-    for key, text, error in comps:
-        it = items[key]
-        want = expected_outcome(planned_fault(it.data["q"], faults, rate))
+
+    def rescore(key: str, text: str | None, error: str | None) -> tuple[str, str | None]:
+        if error is not None:
+            return Outcome.ERROR.value, None
+        v = bench.score(items[key], text or "", "zero-shot")
+        return v.outcome.value, v.extracted
+
+    with ThreadPoolExecutor(max_workers=8) as pool:  # the bombs' re-scoring (one budget each) side by side
+        fresh = list(pool.map(lambda c: rescore(*c), comps))
+    wrong: dict[str, str] = {}
+    for (key, _, _), again in zip(comps, fresh, strict=True):
+        want = expected_outcome(planned_fault(items[key].data["q"], faults, rate))
         got = verdicts.get(key)
-        again = (Outcome.ERROR.value, None) if error is not None else (
-            lambda v: (v.outcome.value, v.extracted))(bench.score(it, text or "", "zero-shot"))
         if got is None or got[0] != want.value or got != again:
-            misscored += 1
+            wrong[key] = f"stored {got}, expected {want.value}, re-scored {again}"
     dump = "\n".join(str(r) for t in ("completions", "verdicts") for r in con.execute(f"SELECT * FROM {t}"))
     con.close()
+    math = [it for it in items.values() if it.subset == "math"]
     return SoakResult(len(items), seconds, lost=len(set(items) - set(keys)), duplicated=len(keys) - len(set(keys)),
-                      misscored=misscored, errors=sum(1 for _, _, e in comps if e is not None),
-                      secret_leaks=dump.count(SECRET), hedges=hedges, server=server)
+                      misscored=len(wrong), errors=sum(1 for _, _, e in comps if e is not None),
+                      secret_leaks=dump.count(SECRET), hedges=hedges, server=server,
+                      sympy_items=sum(c for m, c in methods.items() if m.startswith(("operation:sympy",
+                                                                                    "operation:fallback"))),
+                      sympy_bombs=sum(1 for it in math if planned_fault(it.data["q"], faults, rate) == "bomb"),
+                      slowest_verdict_s=max(bench.verdict_s.values(), default=0.0), methods=methods,
+                      misscored_items=wrong)
