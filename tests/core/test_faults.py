@@ -332,9 +332,6 @@ def test_soak_every_fault_kind_at_20_percent(tmp_path: Path) -> None:
     assert r.slowest_verdict_s < SOAK_VERDICT_BUDGET_S + 2.0, r.line()
 
 
-@pytest.mark.xfail(strict=True, reason="known defect (issue 16 follow-up): a bomb's hundreds of parts fill the "
-                   "shared SandboxPool FIFO ahead of a concurrent verdict's uncached strings, which then run out of "
-                   "their own budget: a right answer is scored fallback:budget (incorrect)")
 def test_a_bomb_does_not_starve_a_concurrent_sympy_verdict(tmp_path: Path) -> None:
     """Two verdicts made at once (the runner has 2 scoring threads): the "or" power-tower bomb and a right answer
     whose LaTeX strings are not cached yet. The right answer must stay right within its own budget."""

@@ -226,10 +226,11 @@ class LatexCanonicalizer:
         self.failures: dict[str, Canon] = {}
 
     # -- public -------------------------------------------------------------------------------------
-    def submit(self, expr: str, deadline: float | None = None) -> Future[Canon]:
+    def submit(self, expr: str, deadline: float | None = None, group: object = None) -> Future[Canon]:
         """``deadline`` (``time.monotonic()``): the verdict's overall budget; past it the result is
-        ``Canon("budget", ...)`` (neither cached nor remembered, so a later verdict may compute it)."""
-        return self._submit("canon", expr, canonicalize, (expr,), deadline)
+        ``Canon("budget", ...)`` (neither cached nor remembered, so a later verdict may compute it).
+        ``group``: the verdict the string belongs to (see :meth:`SandboxPool.submit`: verdicts take turns)."""
+        return self._submit("canon", expr, canonicalize, (expr,), deadline, group)
 
     def get(self, expr: str) -> Canon:
         return self.submit(expr).result()
@@ -238,9 +239,9 @@ class LatexCanonicalizer:
         for e in exprs:
             self.submit(e)
 
-    def submit_equiv(self, a: str, b: str, deadline: float | None = None) -> Future[Canon]:
+    def submit_equiv(self, a: str, b: str, deadline: float | None = None, group: object = None) -> Future[Canon]:
         """``Canon('ok', '1'|'0')``: whether ``simplify(a - b) == 0``."""
-        return self._submit("equiv", f"{a}\x00{b}", equivalent, (a, b), deadline)
+        return self._submit("equiv", f"{a}\x00{b}", equivalent, (a, b), deadline, group)
 
     def start(self) -> None:
         """Start the worker pool ahead of the first uncached string (overlaps its start-up with other work)."""
@@ -293,7 +294,7 @@ class LatexCanonicalizer:
         return canon
 
     def _submit(self, kind: str, key_expr: str, fn: Any, args: tuple[Any, ...],
-                deadline: float | None = None) -> Future[Canon]:
+                deadline: float | None = None, group: object = None) -> Future[Canon]:
         key = (kind, key_expr)
         with self._lock:
             fut = self._memo.get(key)
@@ -312,7 +313,7 @@ class LatexCanonicalizer:
             fut = Future()
             self._memo[key] = fut
             try:
-                raw = self._get_pool().submit(fn, *args, timeout=self.timeout, deadline=deadline)
+                raw = self._get_pool().submit(fn, *args, timeout=self.timeout, deadline=deadline, group=group)
             except Exception as e:  # noqa: BLE001 - a broken pool is a failed comparison, not a crash
                 raw = Future()
                 raw.set_exception(WorkerCrashed(f"sandbox unavailable: {e}"))

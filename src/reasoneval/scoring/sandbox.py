@@ -27,8 +27,8 @@ import sys
 import threading
 import time
 import traceback
-from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
@@ -117,6 +117,45 @@ class _Task:
     timeout: float | None
     future: Future[Any]
     deadline: float | None = None  # time.monotonic() after which the task is not worth running any more
+    group: object = None  # the verdict this task is a part of (queued tasks are served round-robin by group)
+
+
+class _FairQueue:
+    """Queued tasks, served round-robin across verdicts: the parts of one verdict share its ``group``, and a
+    verdict of 400 parts (an "or"-separated bomb) takes one turn in each round like any other, so it cannot
+    starve a verdict queued behind it. Tasks without a group are each a verdict of their own (FIFO)."""
+
+    def __init__(self) -> None:
+        self._groups: OrderedDict[Any, deque[_Task]] = OrderedDict()
+        self._n = 0
+
+    @staticmethod
+    def _key(task: _Task) -> Any:
+        return ("group", id(task.group)) if task.group is not None else ("task", task.id)
+
+    def append(self, task: _Task) -> None:
+        self._groups.setdefault(self._key(task), deque()).append(task)
+        self._n += 1
+
+    def popleft(self) -> _Task:
+        key, group = next(iter(self._groups.items()))  # IndexError-free: callers check len() first
+        task = group.popleft()
+        self._n -= 1
+        if group:
+            self._groups.move_to_end(key)  # this verdict's next part waits for the others' turns
+        else:
+            del self._groups[key]
+        return task
+
+    def clear(self) -> None:
+        self._groups.clear()
+        self._n = 0
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[_Task]:
+        return (t for g in self._groups.values() for t in g)
 
 
 @dataclass
@@ -191,7 +230,7 @@ class SandboxPool:
         self.default_timeout = default_timeout
         self.startup_timeout = startup_timeout
         self._startup_failures = 0  # in a row
-        self._pending: deque[_Task] = deque()
+        self._pending = _FairQueue()
         self._workers: list[_Worker] = []
         self._lock = threading.Lock()
         self._wake_r, self._wake_w = mp.Pipe(duplex=False)
@@ -203,12 +242,15 @@ class SandboxPool:
 
     # -- public API ---------------------------------------------------------------------------------
     def submit(self, fn: Callable[..., Any], *args: Any, timeout: float | None = None,
-               deadline: float | None = None) -> Future[Any]:
+               deadline: float | None = None, group: object = None) -> Future[Any]:
         """``timeout``: seconds the task may run; ``deadline`` (``time.monotonic()``): an overall limit shared
         by several tasks (one verdict's budget) -- a task still queued then fails at once with
-        :class:`BudgetExhausted`, a running one is killed then."""
+        :class:`BudgetExhausted`, a running one is killed then. ``group``: any object naming the verdict the
+        task belongs to; queued tasks are served round-robin by group, so one verdict with many parts cannot
+        make the others wait behind all of them (and run out of their own budget)."""
         fut: Future[Any] = Future()
-        task = _Task(next(self._ids), fn, args, self.default_timeout if timeout is None else timeout, fut, deadline)
+        task = _Task(next(self._ids), fn, args, self.default_timeout if timeout is None else timeout, fut, deadline,
+                     group)
         with self._lock:
             if self._closed:
                 raise RuntimeError(f"pool is shut down{': ' + self.broken if self.broken else ''}")

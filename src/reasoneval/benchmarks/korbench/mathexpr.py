@@ -94,8 +94,10 @@ class _Join:
 
 
 def schedule(task: MathTask, lc: LatexCanonicalizer, deadline: float | None = None) -> Future[MathResult]:
-    """The comparison as a future; ``deadline`` (``time.monotonic()``) bounds all its sandbox work."""
+    """The comparison as a future; ``deadline`` (``time.monotonic()``) bounds all its sandbox work, and all
+    its parts are one group in the sandbox's round-robin (a bomb beside it cannot eat its budget)."""
     out: Future[MathResult] = Future()
+    group = object()  # this verdict
 
     def fail(e: BaseException) -> None:
         if not out.done():
@@ -107,7 +109,7 @@ def schedule(task: MathTask, lc: LatexCanonicalizer, deadline: float | None = No
             if res.correct or not task.equiv or task.or_mode or res.note != "sympy":
                 out.set_result(res)
                 return
-            eq = lc.submit_equiv(task.resp, task.gold, deadline)
+            eq = lc.submit_equiv(task.resp, task.gold, deadline, group)
             eq.add_done_callback(
                 lambda f: out.set_result(MathResult(f.result().ok and f.result().value == "1", "sympy-equiv")))
         except BaseException as e:  # noqa: BLE001
@@ -118,11 +120,11 @@ def schedule(task: MathTask, lc: LatexCanonicalizer, deadline: float | None = No
             if any(not c.ok for c in gold):
                 out.set_result(decide(task, gold, []))
                 return
-            _Join([lc.submit(s, deadline) for s in task.resp_parts], lambda resp: after_resp(gold, resp))
+            _Join([lc.submit(s, deadline, group) for s in task.resp_parts], lambda resp: after_resp(gold, resp))
         except BaseException as e:  # noqa: BLE001
             fail(e)
 
-    _Join([lc.submit(s, deadline) for s in task.gold_parts], after_gold)
+    _Join([lc.submit(s, deadline, group) for s in task.gold_parts], after_gold)
     return out
 
 
