@@ -6,16 +6,20 @@ with a fresh HOME, an empty REASONEVAL_CACHE_DIR and a new store (cold: no LaTeX
 cache). Start-up and the final report cost the same for any size, so the rate is taken from the
 difference of a small and a large run:
 
-    rate = (items_large - items_small) / (time_large - time_small)
+    rate = (requests_large - requests_small) / (time_large - time_small)
 
-Then the same pair again with the LaTeX cache of the first runs kept (warm), for comparison.
+The large run asks every item ``--samples`` times (each sample its own request), sized so that it lasts at
+least ``--seconds`` at the ideal rate: with only 1,250 KOR-Bench items a pair at concurrency 256 differs by
+under a second and the figure is noise. Each pair is repeated ``--repeat`` times and the median printed.
+Then the same pairs with the LaTeX cache of the first runs kept (warm), for comparison.
 
-    python bench/cli_throughput.py [--concurrency 64 256] [--small 64] [--large 250] [--delay 0.2]
+    python bench/cli_throughput.py [--concurrency 64 256] [--small 64] [--seconds 10] [--repeat 3] [--delay 0.2]
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shutil
 import subprocess
@@ -27,13 +31,14 @@ from pathlib import Path
 from reasoneval.testing.procs import FakeServerProc
 
 
-def cli_run(url: str, limit: int, conc: int, root: Path, cache: Path) -> tuple[float, int]:
+def cli_run(url: str, limit: int, conc: int, root: Path, cache: Path, samples: int = 1) -> tuple[float, int]:
     home = root / "home"
     home.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "HOME": str(home), "REASONEVAL_CACHE_DIR": str(cache)}
     env.pop("REASONEVAL_STORE", None)
     cmd = [sys.executable, "-m", "reasoneval.cli", "run", "korbench", "--limit", str(limit), "--concurrency",
-           str(conc), "--model", f"openai-compat/fake@{url}", "--no-progress", "--store", str(root / "s.db")]
+           str(conc), "--samples", str(samples), "--model", f"openai-compat/fake@{url}", "--no-progress",
+           "--store", str(root / "s.db")]
     t0 = time.perf_counter()
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=root)
     dt = time.perf_counter() - t0
@@ -44,42 +49,52 @@ def cli_run(url: str, limit: int, conc: int, root: Path, cache: Path) -> tuple[f
     return dt, generated
 
 
-def pair(url: str, conc: int, small: int, large: int, cache: Path | None) -> tuple[float, float, float]:
+def pair(url: str, conc: int, small: int, samples: int, cache: Path | None) -> tuple[float, float, float]:
     with tempfile.TemporaryDirectory() as td:
         root = Path(td)
         out = []
-        for lim in (small, large):
-            c = cache if cache is not None else root / f"cache{lim}"
-            sub = root / f"r{lim}"
-            t, n = cli_run(url, lim, conc, sub, c)
+        for lim, s in ((small, 1), (250, samples)):
+            c = cache if cache is not None else root / f"cache{lim}-{s}"
+            sub = root / f"r{lim}-{s}"
+            t, n = cli_run(url, lim, conc, sub, c, s)
             out.append((t, n))
         (t1, n1), (t2, n2) = out
         return (n2 - n1) / (t2 - t1), t1, t2
+
+
+def median_pair(url: str, conc: int, small: int, samples: int, cache: Path | None,
+                repeat: int) -> tuple[float, float, float, list[float]]:
+    got = sorted((pair(url, conc, small, samples, cache) for _ in range(repeat)), key=lambda r: r[0])
+    rate, t1, t2 = got[len(got) // 2]
+    return rate, t1, t2, [r[0] for r in got]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--concurrency", type=int, nargs="+", default=[64, 256])
     ap.add_argument("--small", type=int, default=64, help="--limit of the small run (per subset: x5 items)")
-    ap.add_argument("--large", type=int, default=250)
+    ap.add_argument("--seconds", type=float, default=10.0, help="the large run lasts at least this at the ideal rate")
+    ap.add_argument("--repeat", type=int, default=3, help="pairs per figure (the median is printed)")
     ap.add_argument("--delay", type=float, default=0.2)
     a = ap.parse_args()
     srv = FakeServerProc("--delay", str(a.delay))
     warm_cache = Path(tempfile.mkdtemp(prefix="reasoneval-warm-"))
     try:
-        print(f"CLI end to end, korbench --limit {a.small} vs {a.large} (x5 subsets), server delay {a.delay}s, "
-              f"{os.cpu_count()} CPUs; runner and server on this machine")
-        print(f"{'concurrency':>11} {'caches':>6} {'req/s':>8} {'ideal':>7} {'% ideal':>8} {'t_small':>8} "
-              f"{'t_large':>8}")
+        print(f"CLI end to end, korbench --limit {a.small} (x5 subsets) vs --limit 250 --samples S, server delay "
+              f"{a.delay}s, {os.cpu_count()} CPUs; runner and server on this machine; median of {a.repeat}")
+        print(f"{'concurrency':>11} {'caches':>6} {'S':>3} {'req/s':>8} {'ideal':>7} {'% ideal':>8} {'t_small':>8} "
+              f"{'t_large':>8}  all % ideal")
         for conc in a.concurrency:
             ideal = conc / a.delay
-            cold, t1, t2 = pair(srv.url, conc, a.small, a.large, None)
-            print(f"{conc:>11} {'cold':>6} {cold:>8.1f} {ideal:>7.0f} {100 * cold / ideal:>7.1f}% {t1:>8.2f} "
-                  f"{t2:>8.2f}")
-            pair(srv.url, conc, a.small, a.large, warm_cache)  # fills the LaTeX cache
-            warm, t1, t2 = pair(srv.url, conc, a.small, a.large, warm_cache)
-            print(f"{conc:>11} {'warm':>6} {warm:>8.1f} {ideal:>7.0f} {100 * warm / ideal:>7.1f}% {t1:>8.2f} "
-                  f"{t2:>8.2f}")
+            samples = max(1, math.ceil(a.seconds * ideal / 1250))
+            for caches in ("cold", "warm"):
+                cache = None if caches == "cold" else warm_cache
+                if caches == "warm":
+                    pair(srv.url, conc, a.small, 1, warm_cache)  # fills the LaTeX cache
+                rate, t1, t2, rates = median_pair(srv.url, conc, a.small, samples, cache, a.repeat)
+                spread = " ".join(f"{100 * r / ideal:.1f}" for r in rates)
+                print(f"{conc:>11} {caches:>6} {samples:>3} {rate:>8.1f} {ideal:>7.0f} {100 * rate / ideal:>7.1f}% "
+                      f"{t1:>8.2f} {t2:>8.2f}  {spread}", flush=True)
     finally:
         srv.stop()
         shutil.rmtree(warm_cache, ignore_errors=True)

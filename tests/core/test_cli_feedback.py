@@ -147,6 +147,28 @@ def test_terminal_tables_never_crop_a_column(capsys: pytest.CaptureFixture[str],
     assert "best rule" in text and "12.50" in text and "worst rule" in text
 
 
+def test_terminal_tables_on_a_real_terminal_collapse_or_widen_without_cropping(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # on a terminal Rich first tries to wrap cells between words; only a table that still does not fit is
+    # printed at its natural width
+    import io
+
+    out = io.StringIO()
+
+    def terminal(width: int = 60, **_: object) -> Console:
+        return Console(file=out, force_terminal=True, width=width, color_system=None)
+
+    monkeypatch.setattr(render, "Console", terminal)
+    cols = ["model", "category", "tag", "rules", "n", "correct", "accuracy", "worst rule", "best rule"]
+    row = ["llamacpp/default", "operation", "Basic Level", 1, 10, 0, 0.0, 0.0, 12.5]
+    render.to_terminal([Table("wide", cols, [row]), Table("narrow", ["a", "b"], [["one two three", "x"]])])
+    lines = out.getvalue().splitlines()
+    body = [ln.rstrip() for ln in lines if ln[:1] in "┏┃┡│└"]
+    assert body and all(ln[-1] in "┓┃┩│┘" for ln in body)
+    assert "12.50" in out.getvalue() and "best rule" in out.getvalue()
+    assert max(len(ln) for ln in lines if "one two three" in ln) <= 60
+
+
 def _view(model: str, mode: str, run_id: str, options: dict[str, str] | None = None) -> RunView:
     run = {"run_id": run_id, "model": model, "mode": mode, "subset": "operation",
            "spec": {"params": {"max_tokens": 256}, "options": options or {}, "seed": 0}}

@@ -41,10 +41,13 @@ def to_terminal(tables: list[Table], console: Console | None = None) -> None:
         for r in cells:
             rt.add_row(*(escape(x) for x in r))
         con = console or Console()
-        if console is None and con.width < Measurement.get(con, con.options.update(max_width=1 << 16), rt).maximum:
-            # Rich collapses a table wider than the console by wrapping cells at spaces, but when it cannot
-            # fit it crops the right-hand columns; never lose a column: widen to the natural width then
-            con = _console_that_fits(con, rt)
+        if console is None:
+            natural = Measurement.get(con, con.options.update(max_width=1 << 16), rt).maximum
+            if con.width < natural:
+                # Rich collapses a table wider than the console by wrapping cells at spaces, but when it
+                # cannot fit it crops the right-hand columns; never lose a column: widen to the natural width
+                # then (always, into a file or pipe: nobody reads it at the terminal's width)
+                con = _console_that_fits(con, rt) if con.is_terminal else Console(width=natural)
         con.print(rt)
         for n in t.notes:
             con.print(f"  [dim]{escape(n)}[/dim]")
