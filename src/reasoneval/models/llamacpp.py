@@ -93,9 +93,10 @@ class LlamaEngine:
 
 
 class LlamaCppBackend:
-    """``workers`` engine processes answer in parallel (each with its share of the CPU threads): on a small
-    CPU, two single-threaded llama.cpp processes decode more tokens per second than one with two threads,
-    and greedy outputs do not change (see ``bench/embedded_throughput.py``)."""
+    """``workers`` engine processes answer in parallel (each with its share of the CPU threads); greedy outputs
+    do not change. The default is one process with every thread: on the 2-core machines CI runs on, two
+    single-threaded processes gave fewer tokens/s, not more (24-30 against 45-50, ``bench/embedded_throughput.py``),
+    so several workers only pay on machines with cores to spare."""
 
     batched = False
     supports_images = False
