@@ -72,13 +72,15 @@ class Runner:
 
     async def _call(self, gen: Generate, model_spec: str, prompt: Prompt, params: GenParams,
                     sample: int, res: RunResult) -> tuple[Completion, str, bool]:
-        key = cache_key(model_spec, prompt.to_json(), params.to_json(), sample)
-        hit = self.store.cache_get(key)
-        if hit is not None:
-            res.cached += 1
-            return hit, key, True
         assert self._slots is not None
+        # the cache is looked up once a request slot is free, not when the unit starts: every unit starts at
+        # once, and thousands of lookups up front would hold the event loop while the first answers wait
         async with self._slots:
+            key = cache_key(model_spec, prompt.to_json(), params.to_json(), sample)
+            hit = self.store.cache_get(key)
+            if hit is not None:
+                res.cached += 1
+                return hit, key, True
             comp = await gen(prompt.with_system(params.system), params)  # the stored prompt stays as built
         res.generated += 1
         return comp, key, False
