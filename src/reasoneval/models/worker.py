@@ -78,6 +78,9 @@ class _Proc:
 class EngineProcess:
     """Parent side: one engine process, serial requests, restart on death (at most ``max_restarts``)."""
 
+    #: the module run as the engine process (``python -m <worker_module>``)
+    worker_module = "reasoneval.models.worker"
+
     def __init__(self, engine: str, options: dict[str, Any], label: str = "embedded engine",
                  max_restarts: int = 2, load_timeout_s: float = 600.0) -> None:
         self.engine, self.options, self.label = engine, options, label
@@ -102,7 +105,7 @@ class EngineProcess:
         env.setdefault("PYTHONUNBUFFERED", "1")
         with open(err.name, "wb") as errf:
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "reasoneval.models.worker",
+                sys.executable, "-m", self.worker_module,
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=errf, env=env,
                 limit=1 << 30)
         self._p = _Proc(proc, Path(err.name))
