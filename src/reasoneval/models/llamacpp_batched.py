@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import queue
 import sys
 import threading
@@ -424,28 +423,12 @@ class BatchedEngineProcess(EngineProcess):
 
 # ---------------------------------------------------------------- engine process side
 def main() -> None:
-    from .worker import _load
+    from .worker import start_engine
 
-    proto = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="ascii", buffering=1)
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # what native code prints goes to stderr
-
-    def send(obj: dict[str, Any]) -> None:
-        proto.write(json.dumps(obj, ensure_ascii=True) + "\n")
-        proto.flush()
-
-    first = sys.stdin.readline()
-    if not first:
+    started = start_engine()
+    if started is None:
         return
-    hello = json.loads(first)
-    try:
-        engine = _load(hello["engine"], hello.get("options") or {})
-    except ModelError as e:
-        send({"fatal": str(e)})
-        return
-    except Exception as e:  # noqa: BLE001 - reported to the parent as one line
-        send({"fatal": f"{e.__class__.__name__}: {e}"})
-        return
-    send({"ready": True})
+    engine, send = started
 
     def on_event(ev: tuple[str, Any, Any], out: list[tuple[Any, Completion]]) -> None:
         if ev[0] == "request":

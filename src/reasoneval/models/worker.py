@@ -29,6 +29,7 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -199,8 +200,10 @@ def _load(spec: str, options: dict[str, Any]) -> Any:
     return getattr(importlib.import_module(mod), cls)(**options)
 
 
-def main() -> None:
-    # the protocol owns the real stdout; anything a native library prints goes to stderr instead
+def start_engine() -> tuple[Any, Callable[[dict[str, Any]], None]] | None:
+    """The engine process's start: the protocol takes the real stdout (anything a native library prints goes
+    to stderr instead), the engine named by the parent's first line is loaded and ``ready`` is sent. Returns
+    (engine, send), or None when the parent went away or loading failed (reported to it as one line)."""
     proto = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="ascii", buffering=1)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
 
@@ -210,17 +213,25 @@ def main() -> None:
 
     first = sys.stdin.readline()
     if not first:
-        return
+        return None
     hello = json.loads(first)
     try:
         engine = _load(hello["engine"], hello.get("options") or {})
     except ModelError as e:
         send({"fatal": str(e)})
-        return
+        return None
     except Exception as e:  # noqa: BLE001 - reported to the parent as one line
         send({"fatal": f"{e.__class__.__name__}: {e}"})
-        return
+        return None
     send({"ready": True})
+    return engine, send
+
+
+def main() -> None:
+    started = start_engine()
+    if started is None:
+        return
+    engine, send = started
     for line in sys.stdin:
         req = json.loads(line)
         prompt, params = Prompt.from_json(req["prompt"]), GenParams.from_json(req["params"])

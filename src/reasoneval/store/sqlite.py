@@ -79,33 +79,29 @@ class StoredCompletion:
     completion: Completion
 
 
-def _guarded(fn: Callable[P, R]) -> Callable[P, R]:
-    """sqlite3 / OS errors of a store method become one :class:`StoreError` naming the store."""
+def _store_errors(decode: bool) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """sqlite3 / OS errors of a store method become one :class:`StoreError` naming the store; with ``decode``,
+    so does a stored row that cannot be decoded (bytes overwritten inside a value SQLite's own checks accept:
+    JSON that does not parse, a wrong type): a corrupted store, not a traceback."""
+    caught = (*STORE_ERRORS, *DECODE_ERRORS) if decode else STORE_ERRORS
 
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return fn(*args, **kwargs)
-        except STORE_ERRORS as e:
-            raise describe(args[0].path, e) from e  # type: ignore[attr-defined]
+    def wrap(fn: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(fn)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return fn(*args, **kwargs)
+            except caught as e:
+                if isinstance(e, STORE_ERRORS):
+                    raise describe(args[0].path, e) from e  # type: ignore[attr-defined]
+                raise _undecodable(args[0].path, e) from e  # type: ignore[attr-defined]
 
-    return wrapper
+        return wrapper
+
+    return wrap
 
 
-def _reading(fn: Callable[P, R]) -> Callable[P, R]:
-    """:func:`_guarded`, and a stored row that cannot be decoded (bytes overwritten inside a value SQLite's own
-    checks accept: JSON that does not parse, a wrong type) is a corrupted store, not a traceback."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return fn(*args, **kwargs)
-        except STORE_ERRORS as e:
-            raise describe(args[0].path, e) from e  # type: ignore[attr-defined]
-        except DECODE_ERRORS as e:
-            raise _undecodable(args[0].path, e) from e  # type: ignore[attr-defined]
-
-    return wrapper
+_guarded = _store_errors(decode=False)
+_reading = _store_errors(decode=True)
 
 
 def _undecodable(path: Path, e: BaseException) -> StoreError:
