@@ -121,18 +121,25 @@ def _sudoku_step(prev: list[list[int]], nxt: list[list[int]]) -> str:
     return "invalid move" if any(prev[i][j] == v for i, j in peers) else OK
 
 
+def _official_move(inp: dict[str, Any], status: str, state: Any, step: Callable[[Any, Any], str]) -> str:
+    """The official state-transition verdict on the answered ``state`` (compared by exact equality), ``step``
+    being the puzzle's next-state check: from an unsolvable state the answer must be its parent (another valid
+    move from the parent is a sibling); otherwise a valid move that is not the known unsolvable child."""
+    if status == UNSOLVABLE:
+        if state == inp["parent"]:
+            return OK
+        return "sibling" if step(inp["parent"], state) == OK else "backtracking failure"
+    got = step(inp["current"], state)
+    if got != OK:
+        return got
+    return OK if state != inp["unsolvable_child"] else "unsolvable child"
+
+
 def _sudoku(inp: dict[str, Any], status: str, text: str, seen: list[Any]) -> str:
     grid = [[int(x.strip()) for x in row.split(",")] for row in _SUDOKU_ROW.findall(_tail(text))[-9:]]
     if grid:
         seen.append(grid)
-    if status == UNSOLVABLE:
-        if grid == inp["parent"]:
-            return OK
-        return "sibling" if _sudoku_step(inp["parent"], grid) == OK else "backtracking failure"
-    step = _sudoku_step(inp["current"], grid)
-    if step != OK:
-        return step
-    return OK if grid != inp["unsolvable_child"] else "unsolvable child"
+    return _official_move(inp, status, grid, _sudoku_step)
 
 
 def _gc_step(graph: list[list[int]], prev: list[int], nxt: list[int]) -> str:
@@ -155,14 +162,7 @@ def _graphcoloring(inp: dict[str, Any], status: str, text: str, seen: list[Any])
         return "invalid coloring"
     if len({c for c in coloring if c != 0}) > inp["chromatic_number"]:
         return "too many colors"
-    if status == UNSOLVABLE:
-        if coloring == inp["parent"]:
-            return OK
-        return "sibling" if _gc_step(graph, inp["parent"], coloring) == OK else "backtracking failure"
-    step = _gc_step(graph, inp["current"], coloring)
-    if step != OK:
-        return step
-    return OK if coloring != inp["unsolvable_child"] else "unsolvable child"
+    return _official_move(inp, status, coloring, lambda prev, nxt: _gc_step(graph, prev, nxt))
 
 
 def last_bracket(text: str) -> str | None:
@@ -213,14 +213,7 @@ def _game24(inp: dict[str, Any], status: str, text: str, seen: list[Any]) -> str
     numbers = [int(n) for e in value for n in _DIGITS.findall(e)]
     if sorted(numbers) != sorted(int(x) for x in inp["initial_state"]):
         return "different numbers"
-    if status == UNSOLVABLE:
-        if value == inp["parent"]:
-            return OK
-        return "sibling" if g24_step(inp["parent"], value) == OK else "backtracking failure"
-    step = g24_step(inp["current"], value)
-    if step != OK:
-        return step
-    return OK if value != inp["unsolvable_child"] else "unsolvable child"
+    return _official_move(inp, status, value, g24_step)
 
 
 _READERS: dict[str, Callable[[dict[str, Any], str, str, list[Any]], str]] = {
