@@ -15,11 +15,14 @@ Each measurement runs in a fresh child process (its own sandbox fork server, emp
 In-process timings cover ``Rescorer.run`` (reading + parsing the JSONL files, judging, SymPy in the sandbox pool, worker
 start-up) and report items/s; every run's verdicts are hashed and must be identical.
 
-Where the cold floor is (measured 2026-12, quiet 2 cores): the warm CLI run (no SymPy) takes ~1.4 s; cold adds the
-151 distinct response strings that the gold seed does not cover: ~1.2 s to import SymPy's LaTeX parser in the fork
-server plus ~5.3 core-seconds of ``simplify(parse_latex(s))`` (35 ms a string), on the same 2 cores as the ~1.3
-core-seconds of reading and judging. That is >= ~3.9 s end to end (~1,900 items/s) whatever the scheduling. Targets: >= 1,700
-items/s cold and >= 20,000 items/s warm on 2 cores (the reference evaluator manages ~560 items/s).
+Where the cold time goes (measured 2026-12-02, quiet 2 cores, CLI end to end): the warm CLI run (no SymPy) takes
+~0.75 s; cold adds the 151 distinct response strings the packaged gold seed does not cover. Their cost was cut in
+three steps, each with identical verdicts: ANTLR's SLL prediction before SymPy's own LL parse (``scoring/latexparse.py``,
+~10 ms to ~2-3 ms a string), no ``simplify`` for a string whose parsed expression is a seeded gold's or one already
+simplified (50 of 142 parse like a gold), and the console script starting the fork server (SymPy's ~0.4-0.55 s
+import) before the CLI's own imports. Cold went 3.05 s -> 2.3 s -> 1.9 s -> 1.55 s. What is left: ~0.6 s until the
+workers are ready (the import), then ~0.7 s of parsing and ~90 simplifies on 2 workers.
+Give ``--reference`` the official evaluator's items/s measured in the same minutes to print the ratio.
 """
 
 from __future__ import annotations
@@ -79,7 +82,9 @@ def cli_cold(outputs: Path) -> dict[str, float | str]:
         home.mkdir()
         env = dict(os.environ, HOME=str(home), REASONEVAL_CACHE_DIR=str(cache))
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO / "src"), env.get("PYTHONPATH")]))
-        cmd = [sys.executable, "-m", "reasoneval.cli", "rescore", "korbench", str(outputs), "--jsonl"]
+        script = Path(sys.executable).with_name("reasoneval")  # the console script, as a user runs it
+        cmd = [str(script)] if script.exists() else [sys.executable, "-m", "reasoneval"]
+        cmd += ["rescore", "korbench", str(outputs), "--jsonl"]
         t = time.perf_counter()
         p = subprocess.run(cmd, env=env, cwd=d, capture_output=True, check=True)
         dt = time.perf_counter() - t
@@ -95,6 +100,8 @@ def main() -> int:
     ap.add_argument("--outputs", default=str(_default_outputs()))
     ap.add_argument("--repeat", type=int, default=3, help="cold/warm measurements (best is reported)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--reference", type=float, default=None, metavar="ITEMS_PER_S",
+                    help="the official evaluator's items/s measured in the same minutes: prints our CLI's ratio to it")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--passes", type=int, default=1, help=argparse.SUPPRESS)
     a = ap.parse_args()
@@ -138,6 +145,8 @@ def main() -> int:
         c = summary["cli_cold"]
         print(f"  {'CLI end to end, cold (' + c['cache'] + ')':36s}\n  {'':36s} {c['median_seconds']:7.3f} s  "
               f"{c['items_per_s']:>8,} items/s   (median; runs: {c['all_seconds']}; --jsonl sha256 {c['jsonl_sha256']})")
+        if a.reference:
+            print(f"  {'':36s} {c['items_per_s'] / a.reference:7.2f} x the reference's {a.reference:,.0f} items/s")
         print("  in-process Rescorer.run (best of runs):")
         for k, r in summary["runs"].items():
             print(f"  {k:36s} {r['best_seconds']:7.3f} s  {r['items_per_s']:>8,} items/s   (runs: {r['all_seconds']})")

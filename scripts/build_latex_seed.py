@@ -1,5 +1,6 @@
 """Build ``src/reasoneval/scoring/data/latex-seed.json``: the canonical form of every string KOR-Bench's scorer
-sends to SymPy for the release's golds, computed in this environment (pinned SymPy and antlr).
+sends to SymPy for the release's golds, computed in this environment (pinned SymPy and antlr), keyed by the
+string (``canon`` rows) and by the parsed expression (``parsed`` rows).
 
 Each item is scored once with an answer that differs from its gold, so every gold part is canonicalised (the
 scorer parses the gold first); the result is exactly what a cold run would compute for those strings.
@@ -33,6 +34,13 @@ def main() -> None:
         rows = [(k, e, c.status, c.value) for (k, e), fut in sorted(lc._memo.items())
                 if (c := fut.result()).status in ("ok", "error")]
         lc.close()
+    # the same forms keyed by the parsed expression (``srepr(parse_latex(gold))``), so that an answer which parses
+    # to a gold's expression (other spacing, say) is canonical without simplify (latexcmp.canonicalize)
+    from sympy import srepr
+    from sympy.parsing.latex import parse_latex
+
+    parsed = {srepr(parse_latex(e)): (s, v) for k, e, s, v in rows if k == "canon" and s == "ok"}
+    rows += [("parsed", key, s, v) for key, (s, v) in sorted(parsed.items())]
     out = latexcmp.SEED_PATH
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"env": latexcmp.environment_key(), "source": "KOR-Bench release golds",

@@ -14,8 +14,9 @@ def test_seed_matches_a_fresh_computation() -> None:
     seed = latexcmp.seed_rows()
     assert len(seed) >= 40, "seed missing or built in another SymPy/antlr environment"
     with latexcmp.LatexCanonicalizer(persistent=False, seeded=False, timeout=20.0) as lc:
-        for (kind, expr), canon in list(seed.items())[::5]:
-            assert kind == "canon"
+        strings = [(e, c) for (k, e), c in seed.items() if k == "canon"]
+        assert {k for k, _ in seed} == {"canon", "parsed"}  # "parsed": tests/scoring/test_latexparse.py
+        for expr, canon in strings[::5]:
             assert lc.get(expr) == canon, expr
 
 

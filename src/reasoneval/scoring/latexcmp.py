@@ -34,7 +34,7 @@ from typing import Any
 
 from .sandbox import BudgetExhausted, RemoteError, SandboxPool, SandboxTimeout, WorkerCrashed
 
-PRELOAD = ("sympy", "sympy.parsing.latex", "sympy.parsing.latex._parse_latex_antlr")
+PRELOAD = ("sympy", "sympy.parsing.latex", "sympy.parsing.latex._parse_latex_antlr", "reasoneval.scoring.latexparse")
 MAX_CANON_CHARS = 4000  # longer canonical forms are stored as a digest
 _SCHEMA = 1
 
@@ -55,16 +55,50 @@ def _digest(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
-def canonicalize(expr: str) -> tuple[str, str]:
-    """Worker-side: ``srepr(simplify(parse_latex(expr)))`` or the error. Runs in the sandbox only."""
+_PARSED: dict[str, tuple[str, str]] | None = None  # worker-side: srepr(parse_latex(s)) -> canonical form
+_UNSEEDED: dict[str, tuple[str, str]] = {}  # the same without the seed's rows
+
+
+def _known_parses() -> dict[str, tuple[str, str]]:
+    """The seed's parsed golds (``"parsed"`` rows), then whatever this worker simplified."""
+    global _PARSED
+    if _PARSED is None:
+        _PARSED = {e: (c.status, c.value) for (k, e), c in seed_rows().items() if k == "parsed" and c.ok}
+    return _PARSED
+
+
+def canonicalize(expr: str, seeded: bool = True) -> tuple[str, str]:
+    """Worker-side: ``srepr(simplify(parse_latex(expr)))`` or the error. Runs in the sandbox only.
+
+    The canonical form is a function of the parsed expression, so a string that parses to an expression seen
+    before (a gold with other spacing, a repeated answer) takes that expression's form without ``simplify``;
+    ``seeded``: also the expressions of the shipped seed's golds."""
     import sympy
-    from sympy.parsing.latex import parse_latex
+
+    from .latexparse import parse_latex
 
     try:
-        e = sympy.simplify(parse_latex(expr))
-        return "ok", _digest(sympy.srepr(e))
+        parsed = parse_latex(expr)
+        key = sympy.srepr(parsed)
+        known = _known_parses() if seeded else _UNSEEDED
+        hit = known.get(key)
+        if hit is not None:
+            return hit
+        out = "ok", _digest(sympy.srepr(sympy.simplify(parsed)))
+        if len(key) <= MAX_CANON_CHARS:
+            known[key] = out
+        return out
     except Exception as ex:  # noqa: BLE001 - every failure is a verdict input
         return "error", f"{type(ex).__name__}: {ex}"[:500]
+
+
+def parsed_key(expr: str) -> str:
+    """Worker-side (and seed builder): ``srepr(parse_latex(expr))``, the key of :func:`canonicalize`'s memo."""
+    import sympy
+
+    from .latexparse import parse_latex
+
+    return str(sympy.srepr(parse_latex(expr)))
 
 
 _WARMUP_EXPRS = (
@@ -85,7 +119,8 @@ def warm_up() -> None:
 def equivalent(a: str, b: str) -> tuple[str, str]:
     """Worker-side: is ``simplify(parse_latex(a) - parse_latex(b)) == 0``?"""
     import sympy
-    from sympy.parsing.latex import parse_latex
+
+    from .latexparse import parse_latex
 
     try:
         d = sympy.simplify(parse_latex(a) - parse_latex(b))
@@ -230,7 +265,7 @@ class LatexCanonicalizer:
         """``deadline`` (``time.monotonic()``): the verdict's overall budget; past it the result is
         ``Canon("budget", ...)`` (neither cached nor remembered, so a later verdict may compute it).
         ``group``: the verdict the string belongs to (see :meth:`SandboxPool.submit`: verdicts take turns)."""
-        return self._submit("canon", expr, canonicalize, (expr,), deadline, group)
+        return self._submit("canon", expr, canonicalize, (expr, self.seeded), deadline, group)
 
     def get(self, expr: str) -> Canon:
         return self.submit(expr).result()
