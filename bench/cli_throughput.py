@@ -36,7 +36,9 @@ def cli_run(url: str, limit: int, conc: int, root: Path, cache: Path, samples: i
     home.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "HOME": str(home), "REASONEVAL_CACHE_DIR": str(cache)}
     env.pop("REASONEVAL_STORE", None)
-    cmd = [sys.executable, "-m", "reasoneval.cli", "run", "korbench", "--limit", str(limit), "--concurrency",
+    script = Path(sys.executable).with_name("reasoneval")  # the console script, as a user runs it
+    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "reasoneval"]
+    cmd += ["run", "korbench", "--limit", str(limit), "--concurrency",
            str(conc), "--samples", str(samples), "--model", f"openai-compat/fake@{url}", "--no-progress",
            "--store", str(root / "s.db")]
     t0 = time.perf_counter()

@@ -181,7 +181,7 @@ def run(
     typer.echo(f"run {result.run_id}{' (resumed)' if result.resumed else ''}: {result.units} items, "
                f"{result.generated} generated, {result.cached} cached, {result.reused} reused, "
                f"{result.errors} errors  [store {store}]", err=True)
-    _report(st, [result.run_id], json_out)
+    _report(st, [result.run_id], json_out, prompts=False)
     code = _explain_errors(st, result)
     if code:
         raise typer.Exit(code)
@@ -311,11 +311,14 @@ async def _run_local(bench: Any, spec: Any, st: Any, concurrency: int, retry_err
             await judge.aclose()
 
 
-def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", ci: bool = False) -> None:
+def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", ci: bool = False,
+            prompts: bool = True) -> None:
+    """``prompts=False`` (the table after a run: the prompts were just written and tables never show them)
+    leaves every stored prompt undecoded; ``report`` reads them all, so a damaged one is reported."""
     from .report import collect, render
 
     try:
-        views = [collect.view(st, r, scorer) for r in refs]
+        views = [collect.view(st, r, scorer, prompts) for r in refs]
     except KeyError as e:
         fail(str(e.args[0]))
     tables = collect.merge(views)

@@ -115,6 +115,14 @@ class Benchmark(ABC):
         override to use ``response.reasoning`` or ``response.raw`` as well."""
         return self.score(item, response.final, mode)
 
+    def score_now(self, item: Item, response: Response, mode: str) -> Verdict | None:
+        """``score_response``'s verdict when it can be made at once, or None when it may wait (SymPy or other
+        sandboxed work, a file, a network): the runner then calls ``score_response`` in a worker thread.
+
+        Called on the runner's event loop for outputs of moderate size, so it must be quick and never block.
+        Default: None (every verdict in a thread)."""
+        return None
+
     def followup(self, item: Item, mode: str, turns: list[Turn]) -> Prompt | None:
         """Next prompt of a multi-turn protocol (e.g. self-correction), or None when done."""
         return None

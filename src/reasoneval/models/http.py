@@ -136,6 +136,8 @@ class HTTPBackend:
         self._session: aiohttp.ClientSession | None = None
         self._rng = random.Random()
         self._latencies: deque[float] = deque(maxlen=256)
+        self._latency_count = 0  # latencies recorded so far
+        self._hedge_cache: tuple[int, float] | None = None  # (count when computed, hedge delay)
         self.hedges = 0
 
     # ---- what a backend supplies
@@ -214,10 +216,14 @@ class HTTPBackend:
         o = self.opts
         if o.hedge_after_s is not None:
             return o.hedge_after_s or None
-        if len(self._latencies) < 10:
+        n = len(self._latencies)
+        if n < 10:
             return 6 * o.hedge_min_s
-        lat = sorted(self._latencies)
-        return max(o.hedge_min_s, 4 * lat[int(0.9 * (len(lat) - 1))])
+        # the p90 of the last 256 latencies, re-sorted after every 32 new ones (not on every request)
+        if self._hedge_cache is None or self._latency_count - self._hedge_cache[0] >= 32:
+            lat = sorted(self._latencies)
+            self._hedge_cache = (self._latency_count, max(o.hedge_min_s, 4 * lat[int(0.9 * (n - 1))]))
+        return self._hedge_cache[1]
 
     async def _on(self, replica: Replica, path: str, body: dict[str, Any]) -> Completion:
         replica.outstanding += 1
@@ -297,6 +303,7 @@ class HTTPBackend:
                 now = time.monotonic()
                 if comp.error is None:
                     self._latencies.append(now - t0)
+                    self._latency_count += 1
                 comp.latency_s = now - t_start
                 return comp
             if attempt < self.opts.max_retries:

@@ -32,18 +32,19 @@ def resolve_run(store: RunStore, ref: str) -> dict[str, Any]:
     return runs[0]
 
 
-def scored_rows(store: RunStore, run_id: str, scorer: str = "default") -> list[ScoredRow]:
+def scored_rows(store: RunStore, run_id: str, scorer: str = "default", prompts: bool = True) -> list[ScoredRow]:
+    """``prompts=False``: the turns' prompts are left empty (tables never show them; the HTML report does)."""
     verdicts = store.verdicts(run_id, scorer)
     turns: dict[tuple[str, int], list[Turn]] = defaultdict(list)
     subsets: dict[tuple[str, int], str] = {}
-    for c in store.completions(run_id, role="answer"):
+    for c in store.completions(run_id, role="answer", prompts=prompts):
         k = (c.item_key, c.sample)
         turns[k].append(Turn(c.prompt, c.completion, verdicts.get((c.item_key, c.sample, c.turn))))
         subsets[k] = c.subset
     return [ScoredRow(k[0], subsets[k], k[1], ts) for k, ts in turns.items()]
 
 
-def run_stats(rows: list[ScoredRow]) -> dict[str, Any]:
+def run_stats(rows: list[ScoredRow], figs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     n = len(rows)
     errors = sum(1 for r in rows if r.final.completion.error is not None)
     unans = sum(1 for r in rows if r.final.verdict and r.final.verdict.outcome is Outcome.UNANSWERABLE)
@@ -54,14 +55,15 @@ def run_stats(rows: list[ScoredRow]) -> dict[str, Any]:
             "extraction_failure_rate": round(unans / n, 4) if n else 0.0,
             "prompt_tokens": ptoks, "completion_tokens": ctoks,
             "mean_output_tokens": round(ctoks / max(sum(len(r.turns) for r in rows), 1), 1),
-            **reasoning.stats(rows)}
+            **reasoning.stats(rows, figs)}
 
 
-def view(store: RunStore, ref: str, scorer: str = "default") -> RunView:
+def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = True) -> RunView:
     run = resolve_run(store, ref)
     bench = registry.for_run(run)  # configured with the run's own options (scoring policy, data, ...)
-    rows = scored_rows(store, run["run_id"], scorer)
-    return RunView(run, rows, bench.summarize(rows, run["mode"]) + reasoning.tables(rows), run_stats(rows))
+    rows = scored_rows(store, run["run_id"], scorer, prompts)
+    figs = reasoning.figures(rows)
+    return RunView(run, rows, bench.summarize(rows, run["mode"]) + reasoning.tables(rows, figs), run_stats(rows, figs))
 
 
 def _identity(v: RunView) -> dict[str, str]:

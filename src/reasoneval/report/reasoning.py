@@ -55,9 +55,14 @@ def _summary(label: str, figs: list[dict[str, Any]]) -> list[Any]:
             _mean([f["latency"] for f in ok], 2), _pct(sum(f["truncated"] for f in ok), len(ok))]
 
 
-def stats(rows: list[ScoredRow]) -> dict[str, Any]:
+def figures(rows: list[ScoredRow]) -> list[dict[str, Any]]:
+    """Each row's figures, for :func:`stats` and :func:`tables` (computed once when both are wanted)."""
+    return [_row_figures(r) for r in rows]
+
+
+def stats(rows: list[ScoredRow], figs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Run-level figures for ``run_stats``: reasoning tokens, thinking time, truncation rate."""
-    figs = [_row_figures(r) for r in rows]
+    figs = figures(rows) if figs is None else figs
     ok = [f for f in figs if not f["error"]]
     rt = [f["reasoning_tokens"] for f in ok if f["reasoning_tokens"] is not None]
     tt = [f["ttft"] for f in ok if f["ttft"] is not None]
@@ -69,8 +74,8 @@ def stats(rows: list[ScoredRow]) -> dict[str, Any]:
             "truncation_rate": round(sum(f["truncated"] for f in ok) / len(ok), 4) if ok else 0.0}
 
 
-def tables(rows: list[ScoredRow]) -> list[Table]:
-    figs = [_row_figures(r) for r in rows]
+def tables(rows: list[ScoredRow], figs: list[dict[str, Any]] | None = None) -> list[Table]:
+    figs = figures(rows) if figs is None else figs
     ok = [f for f in figs if not f["error"]]
     has_reasoning = any(f["reasoning_tokens"] is not None or f["ttft"] is not None or f["reasoning"] for f in ok)
     if not ok or not (has_reasoning or any(f["truncated"] for f in ok)):

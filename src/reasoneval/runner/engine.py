@@ -20,10 +20,11 @@ from ..models.base import ModelBackend, ModelError, prompt_has_images
 from ..store.sqlite import RunStore
 from .batcher import Batcher
 from .progress import RunProgress
-from .scoring import judged_verdict, response_of, score_completion
+from .scoring import judged_verdict, response_of, score_completion, score_now
 from .spec import RunSpec
 
 SCORER = "default"
+INLINE_SCORE_CHARS = 32_000  # outputs up to this size may be scored on the event loop (Benchmark.score_now)
 Generate = Callable[[Prompt, GenParams], Awaitable[Completion]]
 
 
@@ -69,6 +70,8 @@ class Runner:
         #: requests in flight; a unit holds a slot only while it waits for the model, never while it is
         #: scored, so slow scoring (a SymPy bomb, a backlog) never stops requests from going out
         self._slots: asyncio.Semaphore | None = None
+        self._cache_was_empty = False  # set when the run starts
+        self._generated: set[str] = set()  # cache keys this run generated
 
     async def _call(self, gen: Generate, model_spec: str, prompt: Prompt, params: GenParams,
                     sample: int, res: RunResult) -> tuple[Completion, str, bool]:
@@ -77,12 +80,14 @@ class Runner:
         # once, and thousands of lookups up front would hold the event loop while the first answers wait
         async with self._slots:
             key = cache_key(model_spec, prompt.to_json(), params.to_json(), sample)
-            hit = self.store.cache_get(key)
+            # a store whose cache was empty when the run began can only hold what this run generated
+            hit = self.store.cache_get(key) if not self._cache_was_empty or key in self._generated else None
             if hit is not None:
                 res.cached += 1
                 return hit, key, True
             comp = await gen(prompt.with_system(params.system), params)  # the stored prompt stays as built
         res.generated += 1
+        self._generated.add(key)
         return comp, key, False
 
     def _params(self, sample: int) -> GenParams:
@@ -96,6 +101,13 @@ class Runner:
         return score_completion(self.bench, item, comp, self.spec.mode, r), r
 
     async def _score(self, item: Item, comp: Completion) -> tuple[Verdict, Response]:
+        # most verdicts are a few string operations: made here, they cost less than the hand-off to a thread
+        # and back; one that waits (SymPy) or a long output (a hostile one may be megabytes) goes to a thread
+        if len(comp.text) + len(comp.reasoning or "") <= INLINE_SCORE_CHARS:
+            r = response_of(comp)
+            v = score_now(self.bench, item, comp, self.spec.mode, r)
+            if v is not None:
+                return v, r
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._score_pool, self._score_sync, item, comp)
 
@@ -176,6 +188,7 @@ class Runner:
                 judged[(c.item_key, c.sample)][c.turn] = c.completion
         units = [(it, s) for it in items for s in range(spec.samples)]
         res = RunResult(run_id, resumed, len(units))
+        self._cache_was_empty = store.cache_empty()  # then no lookup can hit but for keys generated here
         self._slots = asyncio.Semaphore(self.concurrency)
         tasks: list[asyncio.Task[None]] = []
         try:

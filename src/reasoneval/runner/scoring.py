@@ -30,6 +30,18 @@ def score_completion(bench: Benchmark, item: Item, c: Completion, mode: str,
     return _viewed(v, r)
 
 
+def score_now(bench: Benchmark, item: Item, c: Completion, mode: str, response: Response) -> Verdict | None:
+    """``score_completion``'s verdict if the benchmark can make it without waiting (``Benchmark.score_now``),
+    else None."""
+    if c.error is not None:
+        return score_completion(bench, item, c, mode, response)
+    try:
+        v = bench.score_now(item, response, mode)
+    except Exception as e:  # noqa: BLE001 - as in score_completion
+        return _scorer_error(e)
+    return None if v is None else _viewed(v, response)
+
+
 def score_later(bench: Benchmark, batch: BatchScorer | None, item: Item, c: Completion, mode: str,
                 response: Response | None = None) -> Callable[[], Verdict]:
     """``score_completion`` through a benchmark's batch scorer: starts the verdict now, returns its finisher."""

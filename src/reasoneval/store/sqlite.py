@@ -27,6 +27,7 @@ P = ParamSpec("P")
 INSERT_COMPLETION = "INSERT OR REPLACE INTO completions VALUES (" + ",".join("?" * 18) + ")"
 INSERT_CACHE = "INSERT OR REPLACE INTO cache VALUES (" + ",".join("?" * 10) + ")"
 R = TypeVar("R")
+_UNREAD = Prompt()  # the prompt of a completion read with prompts=False
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -297,8 +298,11 @@ class RunStore:
             self._writer.close()
             self._writer = None
 
-    def completions(self, run_id: str, role: str | None = None) -> Iterator[StoredCompletion]:
-        q = ("SELECT run_id, item_key, sample, turn, role, subset, prompt_json, text, finish_reason, "
+    def completions(self, run_id: str, role: str | None = None, prompts: bool = True) -> Iterator[StoredCompletion]:
+        """The run's completions in the order stored. ``prompts=False`` leaves the prompts unread (each is an empty
+        ``Prompt()``): a report of a large run does not decode thousands of multi-kilobyte prompts it never shows."""
+        q = (f"SELECT run_id, item_key, sample, turn, role, subset, {'prompt_json' if prompts else 'NULL'}, text, "
+             "finish_reason, "
              f"prompt_tokens, completion_tokens, latency_s, error, {self._later['completions']} "
              "FROM completions WHERE run_id=?")
         args: list[Any] = [run_id]
@@ -312,7 +316,7 @@ class RunStore:
             raise describe(self.path, e) from e
         for r in rows:
             try:
-                prompt = Prompt.from_json(json.loads(r[6]))
+                prompt = Prompt.from_json(json.loads(r[6])) if prompts else _UNREAD
             except DECODE_ERRORS as e:
                 raise _undecodable(self.path, e) from e
             yield StoredCompletion(r[0], r[1], r[2], r[3], r[4], r[5], prompt,
@@ -390,6 +394,11 @@ class RunStore:
 
     # ---- response cache
     @_reading
+    @_guarded
+    def cache_empty(self) -> bool:
+        """No cached response at all (a new store, or one whose cache was never filled)."""
+        return self.db.execute("SELECT 1 FROM cache LIMIT 1").fetchone() is None
+
     def cache_get(self, key: str) -> Completion | None:
         r = self.db.execute("SELECT text, finish_reason, prompt_tokens, completion_tokens, latency_s, "
                             f"{self._later['cache']} FROM cache WHERE key=?", (key,)).fetchone()

@@ -21,7 +21,8 @@ from .sqlite import INSERT_COMPLETION as _INSERT_COMPLETION
 
 class AsyncWriter:
     def __init__(self, path: Path) -> None:
-        self._q: queue.SimpleQueue[tuple[str, tuple[Any, ...], asyncio.Future[None] | None] | None] = (
+        #: entries: the rows of one completion (its own and its cache row), committed in one batch, and its waiter
+        self._q: queue.SimpleQueue[tuple[list[tuple[str, tuple[Any, ...]]], asyncio.Future[None]] | None] = (
             queue.SimpleQueue())
         self._path = path
         self._error: BaseException | None = None
@@ -53,24 +54,29 @@ class AsyncWriter:
                 try:
                     with db:
                         db.execute("BEGIN")
-                        for sql, args, _ in rows:
-                            db.execute(sql, args)
+                        for sql, args in _runs(rows):  # one executemany per statement
+                            db.executemany(sql, args)
                 except STORE_ERRORS as e:  # disk full, read-only, ...: one clear error for every waiter
                     err = describe(self._path, e)
                 except BaseException as e:  # reported to every waiter of this batch
                     err = e
-            for _, _, fut in rows:
-                if fut is not None:
-                    loop = fut.get_loop()
-                    loop.call_soon_threadsafe(_resolve, fut, err)
+            by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
+            for _, fut in rows:
+                by_loop.setdefault(fut.get_loop(), []).append(fut)
+            for loop, futs in by_loop.items():  # one wake-up of each loop per batch, not one per row
+                try:
+                    loop.call_soon_threadsafe(_resolve_all, futs, err)
+                except RuntimeError:  # that loop is closed: nobody waits any more
+                    pass
         if db is not None:
             db.close()
 
     async def put_completion(self, row: tuple[Any, ...], cache_row: tuple[Any, ...] | None) -> None:
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        writes = [(_INSERT_COMPLETION, row)]
         if cache_row is not None:
-            self._q.put((_INSERT_CACHE, cache_row, None))
-        self._q.put((_INSERT_COMPLETION, row, fut))
+            writes.append((_INSERT_CACHE, cache_row))
+        self._q.put((writes, fut))
         await fut
 
     def close(self) -> None:
@@ -78,10 +84,21 @@ class AsyncWriter:
         self._thread.join()
 
 
-def _resolve(fut: asyncio.Future[None], err: BaseException | None) -> None:
-    if fut.done():
-        return
-    if err is None:
-        fut.set_result(None)
-    else:
-        fut.set_exception(err)
+def _runs(entries: list[tuple[list[tuple[str, tuple[Any, ...]]], Any]]) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """The batch's rows grouped by statement, each group in queue order. Each statement writes its own table
+    (``INSERT OR REPLACE``), so only the order within a statement can matter (the last of two equal keys wins)."""
+    by: dict[str, list[tuple[Any, ...]]] = {}
+    for writes, _ in entries:
+        for sql, args in writes:
+            by.setdefault(sql, []).append(args)
+    return list(by.items())
+
+
+def _resolve_all(futs: list[asyncio.Future[None]], err: BaseException | None) -> None:
+    for fut in futs:
+        if fut.done():
+            continue
+        if err is None:
+            fut.set_result(None)
+        else:
+            fut.set_exception(err)

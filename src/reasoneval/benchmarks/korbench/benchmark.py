@@ -224,6 +224,13 @@ class KorBench(Benchmark):
         deadline = time.monotonic() + VERDICT_BUDGET_S  # one budget for the whole verdict
         return verdict([finish(j, self.lc, deadline) for j in js])
 
+    def score_now(self, item: Item, response: Response, mode: str) -> Verdict | None:
+        """The verdict when no judgement waits for SymPy (every category but some Operation answers)."""
+        js, verdict = self.judgements(item, response.final, mode)
+        if any(j.pending is not None for j in js):
+            return None
+        return verdict(js)
+
     def judgements(self, item: Item, text: str, mode: str, policy: ScoringPolicy | None = None
                    ) -> tuple[list[Judgement], Callable[[list[Judgement]], Verdict]]:
         """The judgements of one answer (SymPy comparisons may still be pending, see :mod:`.mathexpr`) and the
