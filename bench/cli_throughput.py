@@ -11,7 +11,8 @@ difference of a small and a large run:
 The large run asks every item ``--samples`` times (each sample its own request), sized so that it lasts at
 least ``--seconds`` at the ideal rate: with only 1,250 KOR-Bench items a pair at concurrency 256 differs by
 under a second and the figure is noise. Each pair is repeated ``--repeat`` times and the median printed.
-Then the same pairs with the LaTeX cache of the first runs kept (warm), for comparison.
+Then the same pairs with the LaTeX cache of the first runs kept (warm), for comparison, and the ceiling: a bare
+aiohttp client sending the same number of KOR-Bench chat bodies to the same server (no store, no scoring).
 
     python bench/cli_throughput.py [--concurrency 64 256] [--small 64] [--seconds 10] [--repeat 3] [--delay 0.2]
 """
@@ -51,6 +52,43 @@ def cli_run(url: str, limit: int, conc: int, root: Path, cache: Path, samples: i
     return dt, generated
 
 
+def bare_child(url: str, conc: int, n: int) -> None:
+    """A bare aiohttp client (the ceiling): the KOR-Bench zero-shot prompts as chat bodies, ``conc`` at a time, no
+    store, no scoring; prints requests/s over the ``n`` requests (session set up before the clock starts)."""
+    import asyncio
+    import json
+
+    import aiohttp
+
+    from reasoneval.core import registry
+
+    bench = registry.get("korbench")
+    bodies = [{"model": "fake", "max_tokens": 1024,
+               "messages": [{"role": m.role, "content": m.content} for m in bench.prompt(it, "zero-shot").messages]}
+              for sub in bench.subsets() for it in bench.load(sub, "zero-shot")]
+
+    async def go() -> float:
+        sem = asyncio.Semaphore(conc)
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+            async def one(i: int) -> None:
+                async with sem, session.post(url + "/chat/completions", json=bodies[i % len(bodies)]) as r:
+                    await r.json()
+
+            t0 = time.perf_counter()
+            await asyncio.gather(*(one(i) for i in range(n)))
+            return n / (time.perf_counter() - t0)
+
+    print(json.dumps({"rate": asyncio.run(go())}))
+
+
+def bare(url: str, conc: int, n: int) -> float:
+    import json
+
+    out = subprocess.run([sys.executable, __file__, "--bare-child", url, str(conc), str(n)], check=True,
+                         capture_output=True, text=True).stdout
+    return float(json.loads(out.strip().splitlines()[-1])["rate"])
+
+
 def pair(url: str, conc: int, small: int, samples: int, cache: Path | None) -> tuple[float, float, float]:
     with tempfile.TemporaryDirectory() as td:
         root = Path(td)
@@ -78,7 +116,11 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10.0, help="the large run lasts at least this at the ideal rate")
     ap.add_argument("--repeat", type=int, default=3, help="pairs per figure (the median is printed)")
     ap.add_argument("--delay", type=float, default=0.2)
+    ap.add_argument("--bare-child", nargs=3, help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.bare_child:
+        bare_child(a.bare_child[0], int(a.bare_child[1]), int(a.bare_child[2]))
+        return
     srv = FakeServerProc("--delay", str(a.delay))
     warm_cache = Path(tempfile.mkdtemp(prefix="reasoneval-warm-"))
     try:
@@ -97,6 +139,9 @@ def main() -> None:
                 spread = " ".join(f"{100 * r / ideal:.1f}" for r in rates)
                 print(f"{conc:>11} {caches:>6} {samples:>3} {rate:>8.1f} {ideal:>7.0f} {100 * rate / ideal:>7.1f}% "
                       f"{t1:>8.2f} {t2:>8.2f}  {spread}", flush=True)
+            ceiling = sorted(bare(srv.url, conc, samples * 1250) for _ in range(a.repeat))[a.repeat // 2]
+            print(f"{conc:>11} {'bare':>6} {samples:>3} {ceiling:>8.1f} {ideal:>7.0f} {100 * ceiling / ideal:>7.1f}%"
+                  f"  (bare aiohttp client, same server and bodies, no store/scoring: the ceiling)", flush=True)
     finally:
         srv.stop()
         shutil.rmtree(warm_cache, ignore_errors=True)

@@ -116,6 +116,29 @@ async def sse_events(resp: aiohttp.ClientResponse) -> Any:
         yield json.loads(buf.strip()[5:])
 
 
+async def _done_within(task: asyncio.Task[Any], timeout: float | None) -> bool:
+    """Whether ``task`` finished within ``timeout`` seconds (it is never cancelled here): ``asyncio.wait`` for one
+    task, without its sets and per-call bookkeeping (this runs once per request)."""
+    if task.done():
+        return True
+    loop = asyncio.get_running_loop()
+    waiter: asyncio.Future[None] = loop.create_future()
+
+    def wake(_: object = None) -> None:
+        if not waiter.done():
+            waiter.set_result(None)
+
+    task.add_done_callback(wake)
+    timer = loop.call_later(timeout, wake) if timeout is not None else None
+    try:
+        await waiter
+    finally:
+        if timer is not None:
+            timer.cancel()
+        task.remove_done_callback(wake)
+    return task.done()
+
+
 class HTTPBackend:
     """Base of the HTTP backends. Subclasses set ``spec`` and implement ``_headers`` and ``_read``."""
 
@@ -250,8 +273,7 @@ class HTTPBackend:
         first_replica = self._pick(avoid)
         tasks = [asyncio.create_task(self._on(first_replica, path, body))]
         try:
-            done, _ = await asyncio.wait(tasks, timeout=self.hedge_delay())
-            if not done:
+            if not await _done_within(tasks[0], self.hedge_delay()):
                 held = False
                 await self.limiter.release()  # a straggler must not starve the other requests
                 await self.limiter.acquire()

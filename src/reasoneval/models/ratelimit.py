@@ -25,24 +25,33 @@ class AdaptiveLimiter:
         self.in_flight = 0
         self.decreases = 0
         self._cond = asyncio.Condition()
+        self._waiting = 0  # acquirers queued on the condition
         self._pause_until = 0.0
         self._last_decrease = -1e9
         self._last_overload = -1e9
         self._last_grow = -1e9
 
     async def acquire(self) -> None:
-        async with self._cond:
-            while self.in_flight >= int(self.limit):
-                await self._cond.wait()
+        if self._waiting or self.in_flight >= int(self.limit):  # wait in turn (one event loop: no race here)
+            self._waiting += 1
+            try:
+                async with self._cond:
+                    while self.in_flight >= int(self.limit):
+                        await self._cond.wait()
+                    self.in_flight += 1
+            finally:
+                self._waiting -= 1
+        else:  # a free slot and nobody queued: no lock, no condition
             self.in_flight += 1
         delay = self._pause_until - time.monotonic()
         if delay > 0:
             await asyncio.sleep(delay)
 
     async def release(self) -> None:
-        async with self._cond:
-            self.in_flight -= 1
-            self._cond.notify_all()
+        self.in_flight -= 1
+        if self._waiting:
+            async with self._cond:
+                self._cond.notify_all()
 
     def on_success(self) -> None:
         if self.limit >= self.max_limit:

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.measure import Measurement
@@ -34,15 +35,24 @@ def to_terminal(tables: list[Table], console: Console | None = None) -> None:
     for t in tables:
         cells = [[_cell(x) for x in r] for r in t.rows]
         # titles, headers, cells and notes are text, not Rich markup ("[official scoring]", "[[A]]")
-        rt = RichTable(title=escape(t.title), title_justify="left")
-        for i, c in enumerate(t.columns):
-            w = max([_longest_word(c), *(_longest_word(r[i]) for r in cells if i < len(r))])
-            rt.add_column(escape(c), min_width=w, overflow="fold")
-        for r in cells:
-            rt.add_row(*(escape(x) for x in r))
+        def table(fixed: bool, t: Table = t, cells: list[list[str]] = cells) -> RichTable:
+            rt = RichTable(title=escape(t.title), title_justify="left")
+            for i, c in enumerate(t.columns):
+                col = [c, *(r[i] for r in cells if i < len(r))]
+                if fixed:  # each column exactly as wide as its widest cell: Rich need not measure the cells
+                    rt.add_column(escape(c), width=max(cell_len(x) for x in col), overflow="fold")
+                else:
+                    rt.add_column(escape(c), min_width=max(_longest_word(x) for x in col), overflow="fold")
+            for r in cells:
+                rt.add_row(*(escape(x) for x in r))
+            return rt
+
         con = console or Console()
+        rt = table(fixed=True)
+        natural = Measurement.get(con, con.options.update(max_width=1 << 16), rt).maximum
+        if con.width < natural and (console is not None or con.is_terminal):
+            rt = table(fixed=False)  # too wide for the terminal: let Rich wrap cells at spaces (or not crop, below)
         if console is None:
-            natural = Measurement.get(con, con.options.update(max_width=1 << 16), rt).maximum
             if con.width < natural:
                 # Rich collapses a table wider than the console by wrapping cells at spaces, but when it
                 # cannot fit it crops the right-hand columns; never lose a column: widen to the natural width

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -75,20 +76,29 @@ class Runner:
 
     async def _call(self, gen: Generate, model_spec: str, prompt: Prompt, params: GenParams,
                     sample: int, res: RunResult) -> tuple[Completion, str, bool]:
+        comp, key, hit, _ = await self._call_lazy(gen, model_spec, prompt, params, sample, res)
+        return comp, key, hit
+
+    async def _call_lazy(self, gen: Generate, model_spec: str, prompt: Prompt | Callable[[], Prompt],
+                         params: GenParams, sample: int, res: RunResult) -> tuple[Completion, str, bool, Prompt]:
+        """``prompt`` may be a function that builds it: it is called once the request slot is held."""
         assert self._slots is not None
-        # the cache is looked up once a request slot is free, not when the unit starts: every unit starts at
-        # once, and thousands of lookups up front would hold the event loop while the first answers wait
+        # the prompt is built and the cache looked up once a request slot is free, not when the unit starts:
+        # every unit starts at once, and thousands of prompts and lookups up front would hold the event loop
+        # while the first requests wait
         async with self._slots:
+            if not isinstance(prompt, Prompt):
+                prompt = prompt()
             key = cache_key(model_spec, prompt.to_json(), params.to_json(), sample)
             # a store whose cache was empty when the run began can only hold what this run generated
             hit = self.store.cache_get(key) if not self._cache_was_empty or key in self._generated else None
             if hit is not None:
                 res.cached += 1
-                return hit, key, True
+                return hit, key, True, prompt
             comp = await gen(prompt.with_system(params.system), params)  # the stored prompt stays as built
         res.generated += 1
         self._generated.add(key)
-        return comp, key, False
+        return comp, key, False, prompt
 
     def _params(self, sample: int) -> GenParams:
         p = self.spec.params
@@ -118,14 +128,15 @@ class Runner:
         any_error = False
         cached_only = True
         t = 0
-        prompt: Prompt | None = self.bench.prompt(item, mode)
-        while prompt is not None:
+        next_prompt: Prompt | Callable[[], Prompt] | None = functools.partial(self.bench.prompt, item, mode)
+        while next_prompt is not None:
             if t < len(done_turns):
                 prompt, comp = done_turns[t]
                 res.reused += 1
             else:
                 cached_only = False
-                comp, key, hit = await self._call(self._gen, self.spec.model, prompt, params, sample, res)
+                comp, key, hit, prompt = await self._call_lazy(self._gen, self.spec.model, next_prompt, params,
+                                                               sample, res)
                 if hit:
                     cached_only = True
                 await self.store.aput_completion(run_id, item.key, sample, t, "answer", item.subset, prompt,
@@ -137,7 +148,7 @@ class Runner:
             if comp.error is not None:
                 any_error = True
                 break
-            prompt = self.bench.followup(item, mode, turns)
+            next_prompt = self.bench.followup(item, mode, turns)
             t += 1
         if any_error:
             res.errors += 1

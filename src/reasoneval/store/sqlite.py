@@ -26,6 +26,7 @@ from .errors import DECODE_ERRORS, STORE_ERRORS, StoreError, corrupted, describe
 P = ParamSpec("P")
 INSERT_COMPLETION = "INSERT OR REPLACE INTO completions VALUES (" + ",".join("?" * 18) + ")"
 INSERT_CACHE = "INSERT OR REPLACE INTO cache VALUES (" + ",".join("?" * 10) + ")"
+INSERT_VERDICT = "INSERT OR REPLACE INTO verdicts VALUES (" + ",".join("?" * 10) + ")"
 R = TypeVar("R")
 _UNREAD = Prompt()  # the prompt of a completion read with prompts=False
 
@@ -294,9 +295,10 @@ class RunStore:
         await self._writer.put_completion(row, cache_row)
 
     def close_writer(self) -> None:
+        """Commit what the writer thread holds and stop it (raises the error of a write that failed)."""
         if self._writer is not None:
-            self._writer.close()
-            self._writer = None
+            writer, self._writer = self._writer, None
+            writer.close()
 
     def completions(self, run_id: str, role: str | None = None, prompts: bool = True) -> Iterator[StoredCompletion]:
         """The run's completions in the order stored. ``prompts=False`` leaves the prompts unread (each is an empty
@@ -336,17 +338,24 @@ class RunStore:
         self._verdict_buf.append(
             (run_id, item_key, sample, turn, scorer, v.outcome.value, _text(v.extracted), v.method,
              _detail_json(v.detail), time.time()))
-        if not buffered or len(self._verdict_buf) >= 256:
+        if not buffered:
             self.flush()
+        elif len(self._verdict_buf) >= 256:
+            if self._writer is not None:  # a run is writing: its writer thread commits them, the loop never waits
+                buf, self._verdict_buf = self._verdict_buf, []
+                self._writer.put_rows(INSERT_VERDICT, buf)
+            else:
+                self.flush()
 
     @_guarded
     def flush(self) -> None:
+        """Commit the buffered verdicts now (those handed to a run's writer thread commit with its next batch)."""
         if not self._verdict_buf:
             return
         buf, self._verdict_buf = self._verdict_buf, []
         with self.db:
             self.db.execute("BEGIN")
-            self.db.executemany("INSERT OR REPLACE INTO verdicts VALUES (?,?,?,?,?,?,?,?,?,?)", buf)
+            self.db.executemany(INSERT_VERDICT, buf)
 
     @_reading
     def verdicts(self, run_id: str, scorer: str) -> dict[tuple[str, int, int], Verdict]:

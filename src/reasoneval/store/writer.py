@@ -22,7 +22,8 @@ from .sqlite import INSERT_COMPLETION as _INSERT_COMPLETION
 class AsyncWriter:
     def __init__(self, path: Path) -> None:
         #: entries: the rows of one completion (its own and its cache row), committed in one batch, and its waiter
-        self._q: queue.SimpleQueue[tuple[list[tuple[str, tuple[Any, ...]]], asyncio.Future[None]] | None] = (
+        #: (verdict rows have no waiter: they are derived data, and a failure is raised by ``close``)
+        self._q: queue.SimpleQueue[tuple[list[tuple[str, tuple[Any, ...]]], asyncio.Future[None] | None] | None] = (
             queue.SimpleQueue())
         self._path = path
         self._error: BaseException | None = None
@@ -62,7 +63,10 @@ class AsyncWriter:
                     err = e
             by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
             for _, fut in rows:
-                by_loop.setdefault(fut.get_loop(), []).append(fut)
+                if fut is not None:
+                    by_loop.setdefault(fut.get_loop(), []).append(fut)
+            if err is not None and any(fut is None for _, fut in rows) and self._error is None:
+                self._error = err  # raised by close(): nobody awaits these rows
             for loop, futs in by_loop.items():  # one wake-up of each loop per batch, not one per row
                 try:
                     loop.call_soon_threadsafe(_resolve_all, futs, err)
@@ -79,9 +83,17 @@ class AsyncWriter:
         self._q.put((writes, fut))
         await fut
 
+    def put_rows(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """Rows to commit with the next batch; nobody waits for them (a failure is raised by :meth:`close`)."""
+        self._q.put(([(sql, r) for r in rows], None))
+
     def close(self) -> None:
+        """Commit what is queued and stop; raises the error of a row nobody waited for, if one failed."""
         self._q.put(None)
         self._thread.join()
+        if self._error is not None:
+            err, self._error = self._error, None
+            raise err
 
 
 def _runs(entries: list[tuple[list[tuple[str, tuple[Any, ...]]], Any]]) -> list[tuple[str, list[tuple[Any, ...]]]]:

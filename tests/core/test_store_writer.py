@@ -1,0 +1,63 @@
+"""The run's group-commit writer thread: completions, their cache rows and buffered verdicts all reach the store,
+in order, with one commit per batch; a write nobody waits for still fails loudly."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.store.errors import StoreError
+from reasoneval.store.sqlite import RunStore
+
+
+def _fill(store: RunStore, n: int) -> None:
+    async def go() -> None:
+        async def one(i: int) -> None:
+            c = Completion(f"answer {i}", "stop", Usage(3, 4), 0.1)
+            await store.aput_completion("r1", f"k{i}", 0, 0, "answer", "s", Prompt.chat(f"q{i}"), f"key{i}", c,
+                                        cache=i % 2 == 0)
+            store.put_verdict("r1", f"k{i}", 0, 0, "default", Verdict(Outcome.CORRECT, str(i), "m", {}),
+                              buffered=True)
+
+        await asyncio.gather(*(one(i) for i in range(n)))
+
+    asyncio.run(go())
+
+
+def test_completions_cache_rows_and_verdicts_all_land(tmp_path: Path) -> None:
+    store = RunStore(tmp_path / "s.db")
+    store.upsert_run("r1", "b", "*", "m", "model", {})
+    _fill(store, 1000)  # > 256 verdicts: some batches go through the writer thread
+    store.flush()
+    store.close_writer()
+    assert store.count("r1") == 1000
+    assert len(store.verdicts("r1", "default")) == 1000
+    assert store.cache_get("key2") is not None and store.cache_get("key3") is None
+    texts = {c.item_key: c.completion.text for c in store.completions("r1")}
+    assert texts["k999"] == "answer 999" and len(texts) == 1000
+
+
+def test_a_failed_verdict_batch_is_raised_when_the_writer_closes(tmp_path: Path) -> None:
+    store = RunStore(tmp_path / "s.db")
+    store.upsert_run("r1", "b", "*", "m", "model", {})
+    _fill(store, 10)  # starts the writer
+    with sqlite3.connect(tmp_path / "s.db") as db:
+        db.execute("DROP TABLE verdicts")  # the next verdict batch cannot be written
+    for i in range(300):
+        store.put_verdict("r1", f"x{i}", 0, 0, "default", Verdict(Outcome.CORRECT, None, "m", {}), buffered=True)
+    with pytest.raises(StoreError):
+        store.close_writer()
+    assert store._writer is None
+
+
+def test_cache_empty(tmp_path: Path) -> None:
+    store = RunStore(tmp_path / "s.db")
+    assert store.cache_empty()
+    store.upsert_run("r1", "b", "*", "m", "model", {})
+    _fill(store, 2)
+    store.close_writer()
+    assert not store.cache_empty()
