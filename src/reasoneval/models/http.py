@@ -189,6 +189,8 @@ class HTTPBackend:
             await self._session.close()
 
     def _pick(self, avoid: Replica | None) -> Replica:
+        if len(self.replicas) == 1:
+            return self.replicas[0]
         now = time.monotonic()
         healthy = [r for r in self.replicas if r.healthy(now)] or self.replicas
         if avoid is not None and len(healthy) > 1:
