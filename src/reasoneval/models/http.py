@@ -116,27 +116,15 @@ async def sse_events(resp: aiohttp.ClientResponse) -> Any:
         yield json.loads(buf.strip()[5:])
 
 
-async def _done_within(task: asyncio.Task[Any], timeout: float | None) -> bool:
-    """Whether ``task`` finished within ``timeout`` seconds (it is never cancelled here): ``asyncio.wait`` for one
-    task, without its sets and per-call bookkeeping (this runs once per request)."""
-    if task.done():
-        return True
-    loop = asyncio.get_running_loop()
-    waiter: asyncio.Future[None] = loop.create_future()
+@dataclass
+class _Race:
+    """A request's first copy and the hedged second copy (see ``HTTPBackend._hedged``)."""
 
-    def wake(_: object = None) -> None:
-        if not waiter.done():
-            waiter.set_result(None)
-
-    task.add_done_callback(wake)
-    timer = loop.call_later(timeout, wake) if timeout is not None else None
-    try:
-        await waiter
-    finally:
-        if timer is not None:
-            timer.cancel()
-        task.remove_done_callback(wake)
-    return task.done()
+    held: bool = True  # the request holds a limiter slot
+    first_running: bool = False  # the caller is suspended in the first copy's await
+    won: bool = False  # the second copy answered while the first was still running
+    answer: Completion | None = None
+    copy: asyncio.Task[Completion] | None = None
 
 
 class HTTPBackend:
@@ -269,36 +257,64 @@ class HTTPBackend:
         return comp
 
     async def _hedged(self, path: str, body: dict[str, Any], avoid: Replica | None) -> Completion:
-        """One attempt; past the hedge delay it stops holding a slot and a second copy races it."""
+        """One attempt; past the hedge delay it stops holding a slot and a second copy races it.
+
+        The first copy runs in the caller's own task (no task per request); a timer starts the second copy as a
+        task only when the first is still unanswered at the hedge delay. If the second copy answers first it
+        cancels the first copy's await, and that cancellation (only that one) is turned into its answer."""
         await self.limiter.acquire()
-        held = True
+        race = _Race()
         first_replica = self._pick(avoid)
-        tasks = [asyncio.create_task(self._on(first_replica, path, body))]
+        delay = self.hedge_delay()
+        me = asyncio.current_task()
+        timer = None
+        if delay is not None and me is not None:
+            timer = asyncio.get_running_loop().call_later(delay, self._start_copy, race, first_replica, path, body, me)
         try:
-            if not await _done_within(tasks[0], self.hedge_delay()):
-                held = False
-                await self.limiter.release()  # a straggler must not starve the other requests
-                await self.limiter.acquire()
-                held = True
-                if not tasks[0].done():
-                    self.hedges += 1
-                    tasks.append(asyncio.create_task(self._on(self._pick(first_replica), path, body)))
-            pending = set(tasks)
-            err: Retryable | None = None
-            while pending:
-                done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-                for t in done:
-                    try:
-                        return t.result()
-                    except Retryable as e:
-                        err = e
-            assert err is not None
-            raise err
+            race.first_running = True
+            try:
+                return await self._on(first_replica, path, body)
+            except asyncio.CancelledError:
+                race.first_running = False
+                if race.won and me is not None and me.uncancel() == 0:  # cancelled by the winning copy only
+                    assert race.answer is not None
+                    return race.answer
+                raise
+            except Retryable:
+                race.first_running = False
+                if race.copy is not None:  # the copy may still answer (or its error is the last one)
+                    return await race.copy
+                raise
+            finally:
+                race.first_running = False
         finally:
-            for t in tasks:
-                t.cancel()
-            if held:
+            if timer is not None:
+                timer.cancel()
+            if race.copy is not None:
+                if not race.copy.done():
+                    race.copy.cancel()
+                elif not race.copy.cancelled():
+                    race.copy.exception()  # retrieved: a lost race is not an unhandled error
+            if race.held:
                 await self.limiter.release()
+
+    def _start_copy(self, race: _Race, first: Replica, path: str, body: dict[str, Any], me: asyncio.Task[Any]
+                    ) -> None:
+        if race.first_running:
+            race.copy = asyncio.create_task(self._copy(race, first, path, body, me))
+
+    async def _copy(self, race: _Race, first: Replica, path: str, body: dict[str, Any], me: asyncio.Task[Any]
+                    ) -> Completion:
+        race.held = False
+        await self.limiter.release()  # a straggler must not starve the other requests
+        await self.limiter.acquire()
+        race.held = True  # (if the first copy answered meanwhile, its caller cancels this one)
+        self.hedges += 1
+        comp = await self._on(self._pick(first), path, body)
+        if race.first_running:
+            race.won, race.answer = True, comp
+            me.cancel()
+        return comp
 
     async def request(self, path: str, body: dict[str, Any]) -> Completion:
         """POST ``body`` with retries, backoff, the limiter and hedging; failures end as ``Completion.error``."""
