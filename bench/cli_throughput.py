@@ -29,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine import speed_probe  # bench/machine.py
+
 from reasoneval.testing.procs import FakeServerProc
 
 
@@ -126,6 +128,7 @@ def main() -> None:
     try:
         print(f"CLI end to end, korbench --limit {a.small} (x5 subsets) vs --limit 250 --samples S, server delay "
               f"{a.delay}s, {os.cpu_count()} CPUs; runner and server on this machine; median of {a.repeat}")
+        print(speed_probe())
         print(f"{'concurrency':>11} {'caches':>6} {'S':>3} {'req/s':>8} {'ideal':>7} {'% ideal':>8} {'t_small':>8} "
               f"{'t_large':>8}  all % ideal")
         for conc in a.concurrency:

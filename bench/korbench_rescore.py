@@ -37,6 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine import speed_probe  # bench/machine.py
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -142,6 +144,7 @@ def main() -> int:
     else:
         print(f"KOR-Bench official re-scoring of {summary['items']} items ({outputs}), {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.2f}")
+        print(f"  {speed_probe()}")
         c = summary["cli_cold"]
         print(f"  {'CLI end to end, cold (' + c['cache'] + ')':36s}\n  {'':36s} {c['median_seconds']:7.3f} s  "
               f"{c['items_per_s']:>8,} items/s   (median; runs: {c['all_seconds']}; --jsonl sha256 {c['jsonl_sha256']})")
