@@ -55,7 +55,7 @@ class AsyncWriter:
                 try:
                     with db:
                         db.execute("BEGIN")
-                        for sql, args in _runs(rows):  # one executemany per statement
+                        for sql, args in _by_statement(rows):  # one executemany per statement
                             db.executemany(sql, args)
                 except STORE_ERRORS as e:  # disk full, read-only, ...: one clear error for every waiter
                     err = describe(self._path, e)
@@ -96,7 +96,7 @@ class AsyncWriter:
             raise err
 
 
-def _runs(entries: list[tuple[list[tuple[str, tuple[Any, ...]]], Any]]) -> list[tuple[str, list[tuple[Any, ...]]]]:
+def _by_statement(entries: list[tuple[list[tuple[str, tuple[Any, ...]]], Any]]) -> list[tuple[str, list[tuple[Any, ...]]]]:
     """The batch's rows grouped by statement, each group in queue order. Each statement writes its own table
     (``INSERT OR REPLACE``), so only the order within a statement can matter (the last of two equal keys wins)."""
     by: dict[str, list[tuple[Any, ...]]] = {}
