@@ -16,7 +16,7 @@ def _prestart(argv: list[str]) -> None:
         return
     from .scoring import latexcmp
 
-    cache = latexcmp.default_cache_dir() / "latex-cache.sqlite"
+    cache = latexcmp.disk_cache_path()
     if cache.exists() and cache.stat().st_size > 0:
         return
     latexcmp.default_canonicalizer().start()

@@ -74,13 +74,8 @@ class Runner:
         self._cache_was_empty = False  # set when the run starts
         self._generated: set[str] = set()  # cache keys this run generated
 
-    async def _call(self, gen: Generate, model_spec: str, prompt: Prompt, params: GenParams,
-                    sample: int, res: RunResult) -> tuple[Completion, str, bool]:
-        comp, key, hit, _ = await self._call_lazy(gen, model_spec, prompt, params, sample, res)
-        return comp, key, hit
-
-    async def _call_lazy(self, gen: Generate, model_spec: str, prompt: Prompt | Callable[[], Prompt],
-                         params: GenParams, sample: int, res: RunResult) -> tuple[Completion, str, bool, Prompt]:
+    async def _call(self, gen: Generate, model_spec: str, prompt: Prompt | Callable[[], Prompt],
+                    params: GenParams, sample: int, res: RunResult) -> tuple[Completion, str, bool, Prompt]:
         """``prompt`` may be a function that builds it: it is called once the request slot is held."""
         assert self._slots is not None
         # the prompt is built and the cache looked up once a request slot is free, not when the unit starts:
@@ -135,8 +130,8 @@ class Runner:
                 res.reused += 1
             else:
                 cached_only = False
-                comp, key, hit, prompt = await self._call_lazy(self._gen, self.spec.model, next_prompt, params,
-                                                               sample, res)
+                comp, key, hit, prompt = await self._call(self._gen, self.spec.model, next_prompt, params, sample,
+                                                          res)
                 if hit:
                     cached_only = True
                 await self.store.aput_completion(run_id, item.key, sample, t, "answer", item.subset, prompt,
@@ -168,7 +163,7 @@ class Runner:
         jc = judged.get(turn)
         if jc is None:
             jparams = GenParams(max_tokens=1024, temperature=0.0)
-            jc, key, hit = await self._call(self._judge_gen, self.judge.spec, jp, jparams, 0, res)
+            jc, key, hit, _ = await self._call(self._judge_gen, self.judge.spec, jp, jparams, 0, res)
             await self.store.aput_completion(run_id, item.key, sample, turn, "judge", item.subset, jp, key, jc,
                                              cache=not hit)
         return judged_verdict(self.bench, item, response, self.spec.mode, verdict, jc)

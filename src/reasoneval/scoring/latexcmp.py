@@ -92,15 +92,6 @@ def canonicalize(expr: str, seeded: bool = True) -> tuple[str, str]:
         return "error", f"{type(ex).__name__}: {ex}"[:500]
 
 
-def parsed_key(expr: str) -> str:
-    """Worker-side (and seed builder): ``srepr(parse_latex(expr))``, the key of :func:`canonicalize`'s memo."""
-    import sympy
-
-    from .latexparse import parse_latex
-
-    return str(sympy.srepr(parse_latex(expr)))
-
-
 _WARMUP_EXPRS = (
     r"\frac{1}{2}x^2+\sqrt{3}", r"2x\sin(x)+x^2\cos(x)", r"e^{x}\cos(x)-\ln(x)", r"-6+\sqrt{22}", r"3+4i",
     r"\log_{2}(8)+\frac{3}{\ln 2}", r"\int_{0}^{1} 2x dx", r"\pi r^{2}", r"(x+1)(x-1)", r"\tan(x)\cdot\sec(x)",
@@ -182,6 +173,11 @@ def default_cache_dir() -> Path:
     return Path(env) if env else Path.home() / ".cache" / "reasoneval"
 
 
+def disk_cache_path(cache_dir: Path | None = None) -> Path:
+    """The on-disk cache of canonical forms in ``cache_dir`` (default: :func:`default_cache_dir`)."""
+    return (cache_dir if cache_dir is not None else default_cache_dir()) / "latex-cache.sqlite"
+
+
 class _DiskCache:
     """SQLite store of finished canonicalisations; read once, written in batches."""
 
@@ -256,7 +252,7 @@ class LatexCanonicalizer:
         self._disk_rows: dict[tuple[str, str], tuple[Canon, float]] | None = None
         if persistent:
             base = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-            self._disk = _DiskCache(base / "latex-cache.sqlite", environment_key())
+            self._disk = _DiskCache(disk_cache_path(base), environment_key())
         self.stats: Counter[str] = Counter()
         self.failures: dict[str, Canon] = {}
 

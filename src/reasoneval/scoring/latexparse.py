@@ -20,7 +20,6 @@ Runs only inside the sandbox workers (it imports SymPy); never on the scoring pr
 
 from __future__ import annotations
 
-from importlib import metadata
 from typing import Any
 
 _SLL: tuple[Any, ...] | None = None
@@ -42,14 +41,7 @@ def _sll_parts() -> tuple[Any, ...]:
     return _SLL
 
 
-def _usable() -> bool:
-    try:
-        return metadata.version("antlr4-python3-runtime").startswith("4.11")
-    except metadata.PackageNotFoundError:
-        return False
-
-
-_USABLE: bool | None = None
+_USABLE: bool | None = None  # the antlr runtime SymPy's generated parser needs (latexcmp.antlr_problem)
 
 
 def parse_sll(text: str) -> Any:
@@ -81,7 +73,9 @@ def parse_latex(text: str) -> Any:
     from sympy.parsing.latex import parse_latex as sympy_parse_latex
 
     if _USABLE is None:
-        _USABLE = _usable()
+        from .latexcmp import antlr_problem
+
+        _USABLE = antlr_problem() is None
     if _USABLE:
         try:
             return parse_sll(text)
