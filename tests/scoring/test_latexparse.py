@@ -158,3 +158,33 @@ def test_seed_parsed_rows_match_its_string_rows() -> None:
     assert len(parsed) >= 40
     for expr, canon in strings.items():
         assert parsed[sympy.srepr(parse_latex(expr))] == canon, expr
+
+
+_BRAKET = (r"\langle x |", r"| y \rangle", r"\langle a | + 2| b \rangle", r"x\langle \psi |", r"3+|\phi\rangle")
+
+
+def _srepr_in_fresh_interpreter(code: str) -> list[str]:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    return json.loads(out.stdout)
+
+
+def test_converter_imported_without_quantum_parses_bra_ket_like_sympy() -> None:
+    """latexparse imports SymPy's converter without ``sympy.physics.quantum`` (half of SymPy's start-up), leaves
+    ``sys.modules`` clean, and a bra-ket answer still parses to the expression SymPy's own import gives."""
+    ours = _srepr_in_fresh_interpreter(
+        "import json, sys, sympy\n"
+        "from reasoneval.scoring import latexparse\n"
+        "before = ['sympy.physics.quantum' in sys.modules, 'sympy.physics.quantum.state' in sys.modules]\n"
+        f"out = [sympy.srepr(latexparse.parse_latex(s)) for s in {_BRAKET!r}]\n"
+        "print(json.dumps(before + out + ['sympy.physics.quantum' in sys.modules]))\n")
+    plain = _srepr_in_fresh_interpreter(
+        "import json, sympy\n"
+        "from sympy.parsing.latex import parse_latex\n"
+        f"print(json.dumps([sympy.srepr(parse_latex(s)) for s in {_BRAKET!r}]))\n")
+    assert ours[:2] == [False, False]  # not imported, and no stand-in left behind
+    assert ours[2:-1] == plain
+    assert "Bra(" in plain[0] and "Ket(" in plain[1]
+    assert ours[-1] is True  # imported on the first bra-ket answer

@@ -34,7 +34,11 @@ from typing import Any
 
 from .sandbox import BudgetExhausted, RemoteError, SandboxPool, SandboxTimeout, WorkerCrashed
 
-PRELOAD = ("sympy", "sympy.parsing.latex", "sympy.parsing.latex._parse_latex_antlr", "reasoneval.scoring.latexparse")
+# latexparse imports SymPy's LaTeX converter itself, without its bra-ket import (latexparse.import_converter);
+# the last four are what SymPy imports lazily on the first ``simplify`` / ``Add`` / ``log`` / relational of a
+# worker (measured on the KOR-Bench answers): imported once in the fork server, not again in every worker
+PRELOAD = ("sympy", "sympy.parsing.latex", "reasoneval.scoring.latexparse", "sympy.physics.units",
+           "sympy.tensor.tensor", "sympy.sets.setexpr", "sympy.assumptions.wrapper")
 MAX_CANON_CHARS = 4000  # longer canonical forms are stored as a digest
 _SCHEMA = 1
 

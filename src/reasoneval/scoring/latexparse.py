@@ -15,12 +15,56 @@ The SLL parser keeps its own DFA cache, apart from the generated parser's shared
 mode are never read in the other. ``tests/scoring/test_latexparse.py`` checks that both calls give the same
 ``srepr`` (or both fail) on every answer of the shared KOR-Bench outputs and on random LaTeX.
 
+SymPy's converter module imports ``sympy.physics.quantum`` at its top for two names, ``Bra`` and ``Ket``, which
+it only calls when an answer is written in bra-ket notation. That import is half of the whole SymPy start-up
+(~0.7 s of ~1.45 s on 2 cores), paid by the sandbox fork server before any worker can start: this module imports
+the converter with those two names bound to :class:`_Deferred` stand-ins that import the real classes on their
+first call, and leaves ``sys.modules`` as it was (``sympy.physics.quantum`` itself is never replaced).
+
 Runs only inside the sandbox workers (it imports SymPy); never on the scoring process.
 """
 
 from __future__ import annotations
 
+import importlib
+import sys
+import types
 from typing import Any
+
+_QUANTUM_STATE = "sympy.physics.quantum.state"
+_CONVERTER = "sympy.parsing.latex._parse_latex_antlr"
+
+
+class _Deferred:
+    """``Bra`` / ``Ket`` for the converter: calling it imports ``sympy.physics.quantum.state`` and calls the real
+    class, so a bra-ket answer parses to the very expression ``parse_latex`` builds."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(_QUANTUM_STATE), self.name)(*args, **kwargs)
+
+
+def import_converter() -> types.ModuleType:
+    """SymPy's LaTeX converter module, imported without importing ``sympy.physics.quantum`` (see above)."""
+    done = sys.modules.get(_CONVERTER)
+    if done is not None:
+        return done
+    if _QUANTUM_STATE in sys.modules:  # already paid for: nothing to save
+        return importlib.import_module(_CONVERTER)
+    stub = types.ModuleType(_QUANTUM_STATE)
+    stub.Bra = _Deferred("Bra")  # type: ignore[attr-defined]
+    stub.Ket = _Deferred("Ket")  # type: ignore[attr-defined]
+    sys.modules[_QUANTUM_STATE] = stub  # the converter's ``from ... import Bra, Ket`` finds it and stops there
+    try:
+        return importlib.import_module(_CONVERTER)
+    finally:
+        if sys.modules.get(_QUANTUM_STATE) is stub:
+            del sys.modules[_QUANTUM_STATE]
+
+
+import_converter()  # at import: this module is preloaded by the sandbox fork server in SymPy's stead
 
 _SLL: tuple[Any, ...] | None = None
 
