@@ -101,8 +101,9 @@ class LlamaCppBackend:
     so several workers only pay on machines with cores to spare.
 
     ``batch`` (``llamacpp/<name>?batch=N``, opt-in) runs one engine process that decodes up to N greedy
-    requests together in one llama.cpp context (:mod:`reasoneval.models.llamacpp_batched`): about 1.1x the
-    tokens/s of one stream on 2 CPUs, and some greedy outputs differ from the one-stream engine's."""
+    requests together in one llama.cpp context (:mod:`reasoneval.models.llamacpp_batched`): 0.94-1.1x the
+    tokens/s of one stream on 2 CPUs (llama.cpp's own bound there: 1.40x on KOR-Bench prompts), and some greedy
+    outputs can differ from the one-stream engine's."""
 
     batched = False
     supports_images = False

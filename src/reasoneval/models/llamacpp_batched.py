@@ -12,14 +12,18 @@ A request that finishes frees its slot at once and a waiting one takes it.
 Only greedy requests (temperature 0, no seed) that fit a slot (prompt + max_tokens within ``slot_ctx``) are
 batched; any other request runs one at a time on the ``Llama`` object exactly as ``LlamaEngine`` does.
 
-Opt-in (``llamacpp/<name>?batch=N``, part of the run id) because outputs are not always identical: measured
-with ``bench/embedded_throughput.py`` (16 KOR-Bench operation prompts, 128 tokens, 2 CPUs) 2-3 of 16 greedy
-outputs differ from the one-stream engine's when decoded together (a request alone in the batched context
-matches). The likely cause: with two or more rows llama.cpp computes some matmuls (the Q8_0 output layer,
-F16 attention over several prompt tokens) with its llamafile kernels instead of the one-row dot products,
-which round differently; the same effect makes even the one-stream engine's output depend on how much of the
-prompt it could reuse from the previous request. Throughput on those 2 CPUs: 1.1x one stream (49.6 against
-44.2 tokens/s at batch=4), below the 1.5x aimed at: one decode step of 4 sequences costs about 3x one of 1.
+Opt-in (``llamacpp/<name>?batch=N``, part of the run id) because outputs are not always identical. The
+default GGUF's only tensor that llama.cpp multiplies with another kernel when a step has two or more rows is the
+Q8_0 ``token_embd`` (the tied output layer: llamafile's sgemm instead of one-row dot products, which round
+differently); its Q4_1 layers and the per-sequence attention (``kv_unified = False``) compute each row alike
+whatever the batch. Measured with ``bench/embedded_throughput.py`` (16 KOR-Bench operation prompts, 128 tokens):
+on 2 CPUs with AVX-512, 2-3 of 16 greedy outputs differed from the one-stream engine's and batch=4 gave 1.1x;
+on 2 CPUs with AVX2 only, 16 of 16 were identical and batch=4/8 gave 0.94-1.00x.
+
+Why not more: ``--ceiling`` times ``llama_decode`` alone. On those AVX2 CPUs one token for each of 8 sequences
+costs 86 ms against 19 ms for one (1.77x the tokens/s; 16 sequences: 1.84x), and the prompts' ~1,300 evaluated
+tokens (~6 s at ~225 tokens/s) do not batch any better, so even an engine that always decoded full batches at no
+cost of its own would reach 1.40x on that workload: the 1.5x aimed at is beyond llama.cpp on 2 cores here.
 
 The engine runs in its own process (``python -m reasoneval.models.llamacpp_batched``), spoken to by
 :class:`BatchedEngineProcess`: requests carry ids, replies come back in the order they finish, and a crash
