@@ -115,6 +115,17 @@ class GenParams:
             raise ValueError("extra body must be a JSON object, e.g. '{\"top_k\": 20}'")
         return json.dumps(d, sort_keys=True, ensure_ascii=False, separators=(",", ":")) if d else None
 
+    def canonical_json(self) -> str:
+        """``canonical_json(self.to_json())``, computed once: the object is frozen, and every request of a run
+        hashes the same parameters into its cache key."""
+        got: str | None = self.__dict__.get("_canonical")
+        if got is None:
+            from .hashing import canonical_json
+
+            got = canonical_json(self.to_json())
+            object.__setattr__(self, "_canonical", got)
+        return got
+
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["stop"] = list(self.stop)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.benchmark import Benchmark, Turn
-from ..core.hashing import cache_key
+from ..core.hashing import CacheKeyer
 from ..core.response import Response
 from ..core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from ..core.verdicts import Method
@@ -73,6 +73,7 @@ class Runner:
         self._slots: asyncio.Semaphore | None = None
         self._cache_was_empty = False  # set when the run starts
         self._generated: set[str] = set()  # cache keys this run generated
+        self._keyers: dict[tuple[str, str], CacheKeyer] = {}  # (model, canonical parameters) -> its key maker
 
     async def _call(self, gen: Generate, model_spec: str, prompt: Prompt | Callable[[], Prompt],
                     params: GenParams, sample: int, res: RunResult) -> tuple[Completion, str, bool, Prompt]:
@@ -84,7 +85,11 @@ class Runner:
         async with self._slots:
             if not isinstance(prompt, Prompt):
                 prompt = prompt()
-            key = cache_key(model_spec, prompt.to_json(), params.to_json(), sample)
+            pc = params.canonical_json()
+            keyer = self._keyers.get((model_spec, pc))
+            if keyer is None:
+                keyer = self._keyers[(model_spec, pc)] = CacheKeyer(model_spec, pc)
+            key = keyer.key(prompt.to_json(), sample)
             # a store whose cache was empty when the run began can only hold what this run generated
             hit = self.store.cache_get(key) if not self._cache_was_empty or key in self._generated else None
             if hit is not None:
