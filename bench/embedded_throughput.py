@@ -65,11 +65,12 @@ def decode_ceiling(widths: list[int], context: int = 256, steps: int = 12) -> tu
     mem = llama_cpp.llama_get_memory(ctx.ctx)
     batch = llama_cpp.llama_batch_init(max(context, n_seq), 0, 1)
 
-    def decode(entries: list[tuple[int, int, int]]) -> float:
+    def decode(entries: list[tuple[int, int, int]], every_row: bool) -> float:
+        """One ``llama_decode``; logits for every row (a decode step) or for the last only (a prefill)."""
         batch.n_tokens = len(entries)
         for j, (tok, pos, sid) in enumerate(entries):
             batch.token[j], batch.pos[j], batch.n_seq_id[j] = tok, pos, 1
-            batch.seq_id[j][0], batch.logits[j] = sid, j == len(entries) - 1 or len(entries) <= n_seq
+            batch.seq_id[j][0], batch.logits[j] = sid, every_row or j == len(entries) - 1
         t0 = time.perf_counter()
         if llama_cpp.llama_decode(ctx.ctx, batch) != 0:
             raise SystemExit("llama_decode failed")
@@ -78,11 +79,11 @@ def decode_ceiling(widths: list[int], context: int = 256, steps: int = 12) -> tu
     prompt = (llm.tokenize(b"Apply the rule to the numbers and explain each step. " * 40))[:context]
     prefill = []
     for sid in range(n_seq):  # the first touches every weight page; the later ones are the rate
-        prefill.append(decode([(t, i, sid) for i, t in enumerate(prompt)]))
+        prefill.append(decode([(t, i, sid) for i, t in enumerate(prompt)], every_row=False))
     rate = len(prompt) / min(prefill[1:] or prefill)
     out: dict[int, float] = {}
     for w in widths:
-        took = [decode([(prompt[-1], context + k, sid) for sid in range(w)]) for k in range(steps)]
+        took = [decode([(prompt[-1], context + k, sid) for sid in range(w)], every_row=True) for k in range(steps)]
         out[w] = 1000 * sorted(took)[len(took) // 2]
         for sid in range(n_seq):
             llama_cpp.llama_memory_seq_rm(mem, sid, context, -1)

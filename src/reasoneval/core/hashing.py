@@ -33,6 +33,8 @@ def hash_files(paths: Iterable[Path]) -> str:
 
 
 def cache_key(model_spec: str, prompt_json: dict[str, Any], params_json: dict[str, Any], sample: int) -> str:
+    """The definition of a response-cache key (stored caches hold these); the runner computes the same keys
+    with :class:`CacheKeyer`, which is checked against this function."""
     return hash_obj({"model": model_spec, "prompt": prompt_json, "params": params_json, "sample": sample})
 
 
