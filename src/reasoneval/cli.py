@@ -404,6 +404,52 @@ def rescore(
     raise typer.Exit(code or 0)
 
 
+@app.command("import")
+def import_cmd(
+    benchmark: Annotated[str, typer.Argument(help="a benchmark (reasoneval list)")],
+    paths: Annotated[list[str], typer.Argument(help="files or folders of completions made elsewhere")],
+    store: StoreOpt = DEFAULT_STORE,
+    scoring: Annotated[str | None, typer.Option(help="the benchmark's scoring (same as -O scoring=...)")] = None,
+    name: Annotated[str | None, typer.Option(help="model name of the imported run(s) when the files name none")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print the imported runs as JSON")] = False,
+    option: OptionsOpt = None,
+) -> None:
+    """Store completions made elsewhere as runs (one per model and mode), scored as `rescore` scores them."""
+    from .runner.importer import import_outside
+
+    pairs = [*(option or []), *([f"scoring={scoring}"] if scoring else [])]
+    bench = _bench_with_options(benchmark, pairs, None)
+    for p in paths:
+        if not Path(p).exists():
+            fail(f"{p}: no such file or folder")
+    options: dict[str, Any] = {**bench.options.to_json(), "diff": False, "judge": None}
+    from .store.sqlite import RunStore
+
+    st = RunStore(store)
+    try:
+        got = import_outside(bench, st, paths, options, name=name)
+    except (NotImplementedError, ValueError, OSError) as e:
+        fail(str(e))
+    finally:
+        st.close()
+    for bad in got.errors:
+        typer.echo(f"error: {bad}", err=True)
+    if not got.runs:
+        fail(f"no rows found in {', '.join(paths)}", 1 if got.errors else 2)
+    if json_out:
+        typer.echo(json.dumps([{"run": r.run_id, "model": r.model, "mode": r.mode, "items": r.items,
+                                "completions": r.completions, "existed": r.existed, "files": r.files}
+                               for r in got.runs], ensure_ascii=False, indent=1))
+    else:
+        for r in got.runs:
+            what = "already stored" if r.existed else f"{r.items} items"
+            typer.echo(f"{r.run_id}  {r.model}  {r.mode}  {what}")
+    new = sum(1 for r in got.runs if not r.existed)
+    typer.echo(f"{benchmark} import: {new} new run(s), {len(got.runs) - new} already stored, "
+               f"{len(got.errors)} bad row(s) -> {store}", err=True)
+    raise typer.Exit(1 if got.errors else 0)
+
+
 @app.command()
 def report(
     runs: Annotated[list[str], typer.Argument(help="run ids (or unique prefixes)")],
@@ -492,20 +538,22 @@ def export(
     st = _existing_store(store, readonly=True)
     try:
         run = resolve_run(st, run_ref)
-        n = do_export(st, run["run_id"], "default", out, _golds(run))
+        n = do_export(st, run["run_id"], "default", out, _golds(run, st))
     except (KeyError, RuntimeError) as e:
         fail(str(e.args[0]))
     typer.echo(f"wrote {n} rows to {out}", err=True)
 
 
-def _golds(run: dict[str, Any]) -> dict[str, Any]:
+def _golds(run: dict[str, Any], st: Any) -> dict[str, Any]:
     """Item key -> gold answer for a stored run (empty when its data cannot be loaded any more)."""
     from .runner.engine import load_items
+    from .store.imported import stored_items
     from .runner.rescore import spec_of
 
     try:
         bench = registry.for_run(run)
-        return {it.key: it.gold for it in load_items(bench, spec_of(run))}
+        kept = stored_items(st, run["run_id"])  # an imported run: the golds it was scored against
+        return {it.key: it.gold for it in (kept or load_items(bench, spec_of(run)))}
     except Exception:  # noqa: BLE001 - an export never fails for want of the data: golds are then null
         return {}
 

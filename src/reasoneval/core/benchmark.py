@@ -225,3 +225,4 @@ class OutsideRow:
     sample: int = 0
     source: str = ""  # where the completion came from (e.g. the model named in the file name), for tables
     earlier: list[Completion] = field(default_factory=list)  # earlier turns of a multi-turn protocol, in order
+    prompt: Prompt | None = None  # the prompt the outside files record for the final turn, if any (``import``)

@@ -7,6 +7,7 @@ from typing import Any
 from ..core import registry
 from ..core.types import GenParams, Item, Outcome, Verdict
 from ..core.verdicts import Method
+from ..store.imported import stored_items
 from ..store.sqlite import RunStore
 from .engine import SCORER, load_items
 from .scoring import judged_verdict, response_of, score_completion
@@ -18,13 +19,15 @@ def spec_of(run: dict[str, Any]) -> RunSpec:
     d = run["spec"]
     return RunSpec(d["benchmark"], d["subset"], d["mode"], d["model"], GenParams.from_json(d["params"]),
                    d["samples"], d["seed"], d["limit"], d.get("judge"), d.get("options") or {},
-                   d.get("data_version", ""))
+                   d.get("data_version", ""), origin=d.get("origin"))
 
 
 def rescore_run(store: RunStore, run: dict[str, Any]) -> int:
     bench = registry.for_run(run)  # the run's own options: scoring policy, data, ...
     spec = spec_of(run)
-    items: dict[str, Item] = {it.key: it for it in load_items(bench, spec)}
+    # an imported run is re-graded against the items it was imported with (release golds), a run made here
+    # against its benchmark's data
+    items: dict[str, Item] = {it.key: it for it in (stored_items(store, run["run_id"]) or load_items(bench, spec))}
     judged = {(c.item_key, c.sample, c.turn): c.completion for c in store.completions(run["run_id"], "judge")}
     n = 0
     for c in store.completions(run["run_id"], "answer"):

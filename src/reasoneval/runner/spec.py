@@ -30,12 +30,15 @@ class RunSpec:
     #: the named settings preset applied (``--settings paper``): stored in the record, not part of the run id
     #: (its values already are, in ``params``)
     settings: dict[str, Any] | None = None
+    #: where the completions came from when they were made elsewhere (``reasoneval import``): the source
+    #: files and their sha256; part of the run id (absent, and so leaving other ids unchanged, for runs made here)
+    origin: dict[str, Any] | None = None
 
     def identity(self) -> dict[str, Any]:
         return {"benchmark": self.benchmark, "subset": self.subset, "mode": self.mode, "model": self.model,
                 "params": self.params.to_json(), "samples": self.samples, "seed": self.seed,
                 "limit": self.limit, "judge": self.judge, "options": self._option_identity(),
-                "data_version": self.data_version}
+                "data_version": self.data_version, **({"origin": self.origin} if self.origin else {})}
 
     def _option_identity(self) -> dict[str, Any]:
         return self.options.identity() if isinstance(self.options, BenchOptions) else dict(self.options)

@@ -15,7 +15,7 @@ from typing import Any
 
 from reasoneval.core.benchmark import OutsideRow
 from reasoneval.core.errors import DataError
-from reasoneval.core.types import Completion, Item
+from reasoneval.core.types import Completion, Item, Prompt
 
 from . import selfcorrect
 from .data import KorData
@@ -28,6 +28,14 @@ def _completion(response: object, finish_reason: object = None) -> Completion:
     # a non-text response (an API error record) scores as an empty answer: wrong, as in the reference
     text = response if isinstance(response, str) else ""
     return Completion(text, finish_reason if isinstance(finish_reason, str) else None)
+
+
+def _prompt(rec: dict[str, Any], base: bool) -> Prompt | None:
+    """The prompt a raw record carries (a chat message, or the raw text of a base-model run)."""
+    p = rec.get("prompt")
+    if not isinstance(p, str):
+        return None
+    return Prompt.raw(p) if base else Prompt.chat(p)
 
 
 def _row(f: RawFile, rec: dict[str, Any], line: int, data: KorData, gold: str) -> OutsideRow:
@@ -51,7 +59,7 @@ def _row(f: RawFile, rec: dict[str, Any], line: int, data: KorData, gold: str) -
             raise RawFileError(f"{where}: unknown question in question_list ({e})") from None
         item = Item("korbench", f.category, str(rec["idx"]), {"questions": [list(r) for r in refs]}, answers)
         return OutsideRow(item, "mixed", _completion(rec["response"], rec.get("finish_reason")), where,
-                          source=f.model)
+                          source=f.model, prompt=_prompt(rec, False))
     require(rec, p, line, "idx", "response", "answer", "rule_id")
     idx, rule_id = str(rec["idx"]), str(rec["rule_id"])
     completion = _completion(rec["response"], rec.get("finish_reason"))
@@ -59,7 +67,7 @@ def _row(f: RawFile, rec: dict[str, Any], line: int, data: KorData, gold: str) -
         require(rec, p, line, "step")
         d = {"idx": idx, "rule_id": rule_id, "step": rec["step"], "type": rec.get("type") or None}
         item = Item("korbench", SUBQ, f"{idx}:{rec['step']}", d, rec["answer"])
-        return OutsideRow(item, f.mode, completion, where, source=f.model)
+        return OutsideRow(item, f.mode, completion, where, source=f.model, prompt=_prompt(rec, False))
     answer = rec["answer"]
     rla = rec.get("real_life_answer") if f.category == "counterfactual" else None
     if gold == "data":
@@ -74,7 +82,8 @@ def _row(f: RawFile, rec: dict[str, Any], line: int, data: KorData, gold: str) -
         except ValueError as e:
             raise RawFileError(f"{where}: {e}") from None
         completion, earlier = rounds[-1], rounds[:-1]
-    return OutsideRow(item, f.mode, completion, where, source=f.model, earlier=earlier)
+    prompt = None if f.kind == "self-correction" else _prompt(rec, "three-shot" in f.mode)
+    return OutsideRow(item, f.mode, completion, where, source=f.model, earlier=earlier, prompt=prompt)
 
 
 def raw_rows(paths: Iterable[str], data: KorData, gold: str = "record"

@@ -1,0 +1,119 @@
+"""Import completions made elsewhere as runs (``reasoneval import BENCH PATH...``).
+
+The rows come from the benchmark's ``outside_rows`` adapter and are scored by the very code ``rescore`` uses
+(:func:`~reasoneval.runner.outside.score_outside`), so an imported run's numbers are ``rescore``'s. Rows are
+grouped into one run per (source, mode): the source is the model the outside files name (KOR-Bench's
+``<model>_<category>_<mode>.jsonl``; a log's model; or ``--name``). Each run records its provenance (every
+source file with its sha256, the origin, the importer's version), and its id is derived from that content, the
+benchmark's options and data version: importing the same files again is a no-op, importing them under the other
+scoring is another run. The items (release record and gold) are stored with the run, so ``score`` re-grades it
+against what it was imported with (:mod:`reasoneval.store.imported`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.benchmark import Benchmark, OutsideRow
+from ..core.errors import DataError
+from ..core.types import GenParams
+from ..store.imported import ImportRow, put_imported
+from ..store.sqlite import RunStore
+from .engine import SCORER
+from .outside import score_outside
+from .spec import RunSpec
+
+
+@dataclass
+class ImportedRun:
+    run_id: str
+    model: str
+    mode: str
+    items: int
+    completions: int
+    existed: bool  # already in the store: nothing was written
+    files: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class ImportResult:
+    runs: list[ImportedRun]
+    errors: list[DataError]
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _source_file(row: OutsideRow) -> str:
+    where = row.where
+    head, sep, tail = where.rpartition(":")
+    return head if sep and tail.isdigit() else where
+
+
+def prov_origin(spec: RunSpec) -> dict[str, Any]:
+    return dict(spec.origin or {})
+
+
+def import_rows(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRow | DataError],
+                options: Mapping[str, Any], origin: str, name: str | None = None) -> ImportResult:
+    """Score ``rows`` as ``rescore`` does and store them as runs (one per source and mode)."""
+    got = score_outside(bench, rows, options)
+    groups: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, row in enumerate(got.rows):
+        groups[(name or row.source or "unknown", row.mode)].append(i)
+    hashes: dict[str, str] = {}
+    runs = []
+    for (source, mode), idxs in groups.items():
+        files = sorted({_source_file(got.rows[i]) for i in idxs})
+        for f in files:
+            if f not in hashes:
+                p = Path(f)
+                hashes[f] = sha256_file(p) if p.is_file() else ""
+        prov = [{"file": Path(f).name, "sha256": hashes[f]} for f in files]
+        subsets = sorted({got.rows[i].item.subset for i in idxs})
+        spec = RunSpec(bench.name, None if set(bench.subsets()) <= set(subsets) else ",".join(subsets), mode,
+                       source, GenParams(), options=bench.options, data_version=bench.data_version(),
+                       origin={"kind": "import", "origin": origin, "files": prov})
+        run_id = spec.run_id()
+        keys = {(got.rows[i].item.key, got.rows[i].sample) for i in idxs}
+        if store.find_runs(run_id):
+            runs.append(ImportedRun(run_id, source, mode, len(keys), 0, True, prov))
+            continue
+        record = spec.record(bench.data_version(), bench.prompt_version(mode))
+        record["origin"] = {**prov_origin(spec), "paths": [str(Path(f).resolve()) for f in files]}
+        out: list[ImportRow] = []
+        seen: dict[tuple[str, int], int] = {}
+        for i in idxs:
+            row = got.rows[i]
+            k = (row.item.key, row.sample)
+            if k in seen:  # the same item twice in the files: kept as a further sample, as rescore counts it
+                seen[k] += 1
+                sample = row.sample + 1000 * seen[k]
+            else:
+                seen[k] = 0
+                sample = row.sample
+            prompts = [None] * len(row.earlier) + [row.prompt]
+            out.append((row.item, sample, list(zip(prompts, [*row.earlier, row.completion], got.verdicts[i],
+                                                   strict=True))))
+        store.upsert_run(run_id, bench.name, spec.subset or "*", mode, source, record)
+        n = put_imported(store, run_id, out, SCORER)
+        store.set_status(run_id, "complete")
+        runs.append(ImportedRun(run_id, source, mode, len(out), n, False, prov))
+    return ImportResult(runs, got.errors)
+
+
+def import_outside(bench: Benchmark, store: RunStore, paths: list[str], options: Mapping[str, Any],
+                   origin: str | None = None, name: str | None = None) -> ImportResult:
+    """``reasoneval import``: the benchmark's own adapter reads ``paths``."""
+    return import_rows(bench, store, bench.outside_rows(paths, options), options,
+                       origin or f"{bench.name} outside files", name)

@@ -1,0 +1,77 @@
+"""Bulk writes for imported runs, and the items an imported run was scored against.
+
+A run made here is re-read against its benchmark's data; a run imported from outside files keeps the items
+(release record and gold) its rows carried, because a release's golds can differ from the packaged data
+(KOR-Bench: a few answers changed after the raw outputs were made). ``score`` re-grades an imported run
+against these stored items, so its numbers stay the ones the import gave.
+
+Table
+  items   (run_id, item_key) -> the Item as JSON (benchmark, subset, id, data, gold)
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from ..core.types import Completion, Item, Prompt, Verdict
+from .sqlite import INSERT_COMPLETION, INSERT_VERDICT, RunStore, _detail_json, _text
+
+ITEMS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS items (
+  run_id TEXT, item_key TEXT, item_json TEXT,
+  PRIMARY KEY (run_id, item_key)
+);
+"""
+
+#: one imported row: (item, sample, [(prompt or None, completion, verdict) per turn])
+ImportRow = tuple[Item, int, list[tuple[Prompt | None, Completion, Verdict]]]
+
+
+def _item_json(item: Item) -> str:
+    return json.dumps({"benchmark": item.benchmark, "subset": item.subset, "id": item.id, "data": item.data,
+                       "gold": item.gold}, ensure_ascii=False)
+
+
+def put_imported(store: RunStore, run_id: str, rows: Iterable[ImportRow], scorer: str) -> int:
+    """Completions, verdicts and items of one imported run in one transaction (all or nothing)."""
+    comps: list[tuple[Any, ...]] = []
+    verdicts: list[tuple[Any, ...]] = []
+    items: dict[str, str] = {}
+    now = time.time()
+    for item, sample, turns in rows:
+        items.setdefault(item.key, _item_json(item))
+        for t, (p, c, v) in enumerate(turns):
+            row, _ = RunStore._rows(run_id, item.key, sample, t, "answer", item.subset, p or Prompt(), "", c,
+                                    False)
+            comps.append(row)
+            verdicts.append((run_id, item.key, sample, t, scorer, v.outcome.value, _text(v.extracted), v.method,
+                             _detail_json(v.detail), now))
+    db = store.db
+    db.executescript(ITEMS_SCHEMA)
+    with db:
+        db.execute("BEGIN")
+        db.executemany(INSERT_COMPLETION, comps)
+        db.executemany(INSERT_VERDICT, verdicts)
+        db.executemany("INSERT OR REPLACE INTO items VALUES (?,?,?)", [(run_id, k, j) for k, j in items.items()])
+    return len(comps)
+
+
+def stored_items(store: RunStore, run_id: str) -> list[Item] | None:
+    """The items an imported run was scored against; None for a run that stored none (a run made here)."""
+    have = store.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='items'").fetchone()
+    if have is None:
+        return None
+    out = []
+    for (j,) in store.db.execute("SELECT item_json FROM items WHERE run_id=?", (run_id,)):
+        d = json.loads(j)
+        out.append(Item(d["benchmark"], d["subset"], d["id"], d["data"], d["gold"]))
+    return out or None
+
+
+def delete_items(store: RunStore, run_id: str) -> None:
+    have = store.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='items'").fetchone()
+    if have is not None:
+        store.db.execute("DELETE FROM items WHERE run_id=?", (run_id,))
