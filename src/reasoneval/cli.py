@@ -547,8 +547,8 @@ def export(
 def _golds(run: dict[str, Any], st: Any) -> dict[str, Any]:
     """Item key -> gold answer for a stored run (empty when its data cannot be loaded any more)."""
     from .runner.engine import load_items
-    from .store.imported import stored_items
     from .runner.rescore import spec_of
+    from .store.imported import stored_items
 
     try:
         bench = registry.for_run(run)

@@ -60,12 +60,22 @@ def correlate(
     runs: Annotated[list[str], typer.Argument(help="runs of several models (and benchmarks)")],
     store: StoreOpt = Path("reasoneval.db"),
     seed: SeedOpt = 0,
+    scores: Annotated[Path | None, typer.Option(help="per-model scores of other benchmarks (CSV model,<bench>,... or JSON)")] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Pearson and Spearman correlation across models: between benchmarks, or between one benchmark's subsets."""
-    from .stats_tables import correlation_table
+    """Pearson and Spearman correlation across models: between benchmarks, or between one benchmark's subsets;
+    with --scores, also against other benchmarks' per-model scores (KOR-Bench App. J)."""
+    from .stats_tables import correlation_table, external_scores
 
-    _emit([correlation_table(_views(store, runs), seed)], json_out)
+    external = None
+    if scores is not None:
+        from ..cli import fail
+
+        try:
+            external = external_scores(scores)
+        except (OSError, ValueError, UnicodeDecodeError) as e:
+            fail(str(e))
+    _emit([correlation_table(_views(store, runs), seed, external)], json_out)
 
 
 def ablation(

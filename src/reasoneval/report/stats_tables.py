@@ -3,8 +3,10 @@ dataset-size ablation, correlations across runs."""
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Sequence
+from pathlib import Path
 
 from ..core.benchmark import Table
 from . import stats
@@ -105,8 +107,72 @@ def correlation_columns(views: Sequence[RunView]) -> tuple[dict[str, dict[str, f
     return dict(cols), what
 
 
-def correlation_table(views: Sequence[RunView], seed: int = 0) -> Table:
+def external_scores(path: Path) -> dict[str, dict[str, float]]:
+    """Per-model scores of other benchmarks (KOR-Bench App. J): a CSV whose header is ``model,<benchmark>,...``
+    or JSON ``{"<model>": {"<benchmark>": score, ...}}``. Empty cells are skipped; anything else that is not a
+    finite number is a ``ValueError`` naming the file, line and column."""
+    import csv
+    import math
+
+    def num(v: object, where: str) -> float | None:
+        if v is None or (isinstance(v, str) and not v.strip()):
+            return None
+        try:
+            x = float(v)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise ValueError(f"{where}: {v!r} is not a number") from None
+        if not math.isfinite(x):
+            raise ValueError(f"{where}: {v!r} is not a finite number")
+        return x
+
+    cols: dict[str, dict[str, float]] = defaultdict(dict)
+    text = path.read_text(encoding="utf-8")
+    if path.suffix.lower() == ".json":
+        doc = json.loads(text)
+        if not isinstance(doc, dict):
+            raise ValueError(f"{path}: expected an object {{model: {{benchmark: score}}}}")
+        for model, scores in doc.items():
+            if not isinstance(scores, dict):
+                raise ValueError(f"{path}: {model!r}: expected an object of scores")
+            for bench, v in scores.items():
+                x = num(v, f"{path}: {model!r} {bench!r}")
+                if x is not None:
+                    cols[str(bench)][str(model)] = x
+        return dict(cols)
+    reader = csv.reader(text.splitlines())
+    header = next(reader, None)
+    if not header or len(header) < 2:
+        raise ValueError(f"{path}:1: expected a header model,<benchmark>,...")
+    for line, row in enumerate(reader, start=2):
+        if not row:
+            continue
+        for name, v in zip(header[1:], row[1:], strict=False):
+            x = num(v, f"{path}:{line} column {name!r}")
+            if x is not None:
+                cols[name.strip()][row[0].strip()] = x
+    return dict(cols)
+
+
+def correlation_table(views: Sequence[RunView], seed: int = 0,
+                      external: dict[str, dict[str, float]] | None = None) -> Table:
     cols, what = correlation_columns(views)
+    if external:
+        # App. J: each benchmark's accuracy per model, overall and per subset, modes merged (a model has one
+        # run: zero-shot for chat models, three-shot for base models), against the external scores
+        merged: dict[str, dict[str, float]] = defaultdict(dict)
+        for v in views:
+            scores = stats.item_scores(v.rows)
+            bench, model = str(v.run.get("benchmark", "")), str(v.run.get("model", "?"))
+            if not scores:
+                continue
+            merged[bench][model] = 100.0 * sum(scores.values()) / len(scores)
+            by: dict[str, list[float]] = defaultdict(list)
+            for (sub, _), x in scores.items():
+                by[sub].append(x)
+            for sub, vals in by.items():
+                merged[f"{bench} {sub}"][model] = 100.0 * sum(vals) / len(vals)
+        cols = {**dict(merged), **external}
+        what = "benchmarks (overall and per subset) and the external scores"
     rows = [[c.a, c.b, c.n, _r(c.pearson, 4), _r(c.spearman, 4), _r(c.p, 4)]
             for c in stats.correlations(cols, seed)]
     notes = [f"Correlation across models between {what} (accuracy per model; pairs need >= 3 models in common). "
