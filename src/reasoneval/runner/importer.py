@@ -60,6 +60,20 @@ def _source_file(row: OutsideRow) -> str:
     return head if sep and tail.isdigit() else where
 
 
+def _covers(bench: Benchmark, mode: str, subsets: list[str]) -> bool:
+    """Whether ``subsets`` are every subset the benchmark has in ``mode`` (the run is then of the whole set)."""
+    have = set(subsets)
+    for s in bench.subsets():
+        if s in have:
+            continue
+        try:
+            if bench.load(s, mode):
+                return False
+        except (DataError, ValueError, KeyError, OSError):
+            continue
+    return True
+
+
 def prov_origin(spec: RunSpec) -> dict[str, Any]:
     return dict(spec.origin or {})
 
@@ -81,7 +95,7 @@ def import_rows(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRow | D
                 hashes[f] = sha256_file(p) if p.is_file() else ""
         prov = [{"file": Path(f).name, "sha256": hashes[f]} for f in files]
         subsets = sorted({got.rows[i].item.subset for i in idxs})
-        spec = RunSpec(bench.name, None if set(bench.subsets()) <= set(subsets) else ",".join(subsets), mode,
+        spec = RunSpec(bench.name, None if _covers(bench, mode, subsets) else ",".join(subsets), mode,
                        source, GenParams(), options=bench.options, data_version=bench.data_version(),
                        origin={"kind": "import", "origin": origin, "files": prov})
         run_id = spec.run_id()
