@@ -410,12 +410,17 @@ def import_cmd(
     paths: Annotated[list[str], typer.Argument(help="files or folders of completions made elsewhere")],
     store: StoreOpt = DEFAULT_STORE,
     scoring: Annotated[str | None, typer.Option(help="the benchmark's scoring (same as -O scoring=...)")] = None,
-    name: Annotated[str | None, typer.Option(help="model name of the imported run(s) when the files name none")] = None,
+    name: Annotated[str | None, typer.Option(help="model name of the imported run(s) (default: what the files name)")] = None,
+    as_: Annotated[str | None, typer.Option("--as", help="lm-eval / inspect-ai logs: the target BENCHMARK:SUBSET[:MODE] (default: from the task name)")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="auto | native (the benchmark's own files) | logs (lm-eval samples, inspect-ai logs)")] = "auto",
     json_out: Annotated[bool, typer.Option("--json", help="print the imported runs as JSON")] = False,
     option: OptionsOpt = None,
 ) -> None:
-    """Store completions made elsewhere as runs (one per model and mode), scored as `rescore` scores them."""
-    from .runner.importer import import_outside
+    """Store completions made elsewhere as runs (one per model and mode), scored as `rescore` scores them:
+    the benchmark's own output files (`rescore`'s formats), lm-evaluation-harness `--log_samples` files and
+    inspect-ai eval logs."""
+    from .runner.harness_logs import harness_rows, is_harness_log
+    from .runner.importer import import_rows
 
     pairs = [*(option or []), *([f"scoring={scoring}"] if scoring else [])]
     bench = _bench_with_options(benchmark, pairs, None)
@@ -425,9 +430,17 @@ def import_cmd(
     options: dict[str, Any] = {**bench.options.to_json(), "diff": False, "judge": None}
     from .store.sqlite import RunStore
 
+    if fmt not in ("auto", "native", "logs"):
+        fail(f"--format {fmt!r}: auto, native or logs")
+    logs = fmt == "logs" or (fmt == "auto" and (as_ is not None or any(
+        is_harness_log(q) for p in map(Path, paths) for q in ([*p.rglob("*")] if p.is_dir() else [p]))))
     st = RunStore(store)
     try:
-        got = import_outside(bench, st, paths, options, name=name)
+        if logs:
+            got = import_rows(bench, st, harness_rows(paths, bench, as_, name), options, "harness logs", name)
+        else:
+            got = import_rows(bench, st, bench.outside_rows(paths, options), options,
+                              f"{benchmark} outside files", name)
     except (NotImplementedError, ValueError, OSError) as e:
         fail(str(e))
     finally:

@@ -1,0 +1,279 @@
+"""Other harnesses' logs as outside rows: lm-evaluation-harness ``--log_samples`` files and inspect-ai eval logs.
+
+Each sample is mapped to one of the benchmark's items: the target is named by ``--as benchmark:subset[:mode]``
+or by the log's task name (``<benchmark>_<subset>``, e.g. ``korbench_logic``), and the item by the sample's id
+(inspect's ``id``; lm-eval's ``doc`` field ``idx`` / ``id`` / ``item_id`` / ``question_id``; else the position,
+``doc_id``) among the items ``Benchmark.load(subset, mode)`` gives. The response is the model's raw text (lm-eval's
+``resps``, inspect's ``output.completion``); scoring is ours. Nothing here names a benchmark.
+
+lm-eval writes ``<out>/<model>/samples_<task>_<time>.jsonl`` beside ``results_<time>.json`` (whose
+``model_name`` names the model); inspect-ai writes ``.eval`` (a zip of JSON documents) or ``.json`` logs whose
+``eval`` names the task and model.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.benchmark import Benchmark, OutsideRow
+from ..core.errors import DataError
+from ..core.types import Completion, Item, Usage
+
+ID_FIELDS = ("idx", "id", "item_id", "question_id", "index")
+
+
+@dataclass(frozen=True)
+class Target:
+    subset: str
+    mode: str
+
+
+def parse_as(text: str, bench: Benchmark) -> Target:
+    """``benchmark:subset[:mode]`` (the benchmark must be the one imported into)."""
+    parts = text.split(":")
+    if len(parts) not in (2, 3) or parts[0] != bench.name:
+        raise DataError(f"--as {text!r}: expected {bench.name}:SUBSET[:MODE]")
+    mode = parts[2] if len(parts) == 3 else bench.modes()[0]
+    _check(bench, parts[1], mode, f"--as {text!r}")
+    return Target(parts[1], mode)
+
+
+def _check(bench: Benchmark, subset: str, mode: str, where: str) -> None:
+    if subset not in bench.subsets():
+        raise DataError(f"{where}: unknown subset {subset!r} of {bench.name}; known: {', '.join(bench.subsets())}")
+    if mode not in bench.modes():
+        raise DataError(f"{where}: unknown mode {mode!r} of {bench.name}; known: {', '.join(bench.modes())}")
+
+
+def target_of_task(task: str, bench: Benchmark, where: str) -> Target:
+    """A task named ``<benchmark>_<subset>`` or ``<benchmark>_<subset>_<mode>`` (any of ``_ - : /`` between)."""
+    norm = re.sub(r"[-:/]", "_", task)
+    prefix = bench.name + "_"
+    if norm.startswith(prefix):
+        rest = norm[len(prefix):]
+        for sub in sorted(bench.subsets(), key=len, reverse=True):
+            key = re.sub(r"[-:/]", "_", sub)
+            if rest == key:
+                return Target(sub, bench.modes()[0])
+            if rest.startswith(key + "_"):
+                mode = next((m for m in bench.modes() if re.sub(r"[-:/]", "_", m) == rest[len(key) + 1:]), None)
+                if mode:
+                    return Target(sub, mode)
+    raise DataError(f"{where}: task {task!r} is not one of {bench.name}'s ({bench.name}_<subset>[_<mode>]); "
+                    f"name the target with --as {bench.name}:SUBSET[:MODE]")
+
+
+class Items:
+    """The benchmark's items of each (subset, mode), loaded once, found by id or position."""
+
+    def __init__(self, bench: Benchmark) -> None:
+        self.bench = bench
+        self._by: dict[Target, tuple[dict[str, Item], list[Item]]] = {}
+
+    def find(self, t: Target, ids: list[Any], position: int | None, where: str) -> Item:
+        if t not in self._by:
+            items = self.bench.load(t.subset, t.mode)
+            self._by[t] = ({it.id: it for it in items}, items)
+        by_id, items = self._by[t]
+        for i in ids:
+            if i is not None and str(i) in by_id:
+                return by_id[str(i)]
+        if not any(i is not None for i in ids) and position is not None and 0 <= position < len(items):
+            return items[position]
+        raise DataError(f"{where}: no {self.bench.name} {t.subset} item with id {', '.join(map(repr, ids))}")
+
+
+def _text(x: Any) -> str | None:
+    while isinstance(x, list) and x:
+        x = x[0]
+    return x if isinstance(x, str) else None
+
+
+# ---- lm-evaluation-harness
+def _lmeval_model(samples: Path) -> str:
+    for res in sorted(samples.parent.glob("results_*.json"), reverse=True):
+        try:
+            doc = json.loads(res.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        name = doc.get("model_name") or (doc.get("config") or {}).get("model_args")
+        if isinstance(name, str) and name:
+            return name
+    return samples.parent.name
+
+
+def lmeval_rows(path: Path, bench: Benchmark, items: Items, target: Target | None,
+                name: str | None) -> Iterator[OutsideRow | DataError]:
+    m = re.match(r"samples_(.+)_\d{4}-\d\d-\d\dT[\d\-.]+\.jsonl$", path.name)
+    task = m.group(1) if m else path.stem.removeprefix("samples_")
+    try:
+        t = target or target_of_task(task, bench, str(path))
+    except DataError as e:
+        yield e
+        return
+    model = name or _lmeval_model(path)
+    with path.open(encoding="utf-8") as f:
+        for line, raw in enumerate(f, start=1):
+            where = f"{path}:{line}"
+            if not raw.strip():
+                continue
+            try:
+                rec = json.loads(raw)
+            except ValueError as e:
+                yield DataError(f"{where}: not JSON ({e})")
+                continue
+            if not isinstance(rec, dict):
+                yield DataError(f"{where}: not a sample object")
+                continue
+            doc = rec.get("doc") if isinstance(rec.get("doc"), dict) else {}
+            text = _text(rec.get("resps"))
+            if text is None:
+                yield DataError(f"{where}: no text response in 'resps' (a generate_until task is needed)")
+                continue
+            try:
+                item = items.find(t, [doc.get(k) for k in ID_FIELDS if k in doc], rec.get("doc_id"), where)
+            except DataError as e:
+                yield e
+                continue
+            yield OutsideRow(item, t.mode, Completion(text), where, source=model)
+
+
+# ---- inspect-ai
+ZSTD = 93  # the zip compression method inspect-ai's .eval logs use (zipfile reads only stored/deflate/bz2/lzma)
+MAX_MEMBER = 256 << 20
+
+
+def _member(z: zipfile.ZipFile, name: str) -> bytes:
+    """One member of a zip, Zstandard-compressed ones included (decompressed with ``zstandard``, bounded)."""
+    info = z.getinfo(name)
+    if info.compress_type != ZSTD:
+        return z.read(name)
+    try:
+        import zstandard
+    except ImportError:
+        raise DataError(f"{z.filename}: this inspect-ai log is Zstandard-compressed; reading it needs "
+                        "`pip install zstandard` (or the `logs` extra), or write the log with --log-format json") from None
+    fp = z.fp
+    assert fp is not None
+    fp.seek(info.header_offset)
+    head = fp.read(30)
+    if head[:4] != b"PK\x03\x04":
+        raise DataError(f"{z.filename}!{name}: bad local header")
+    skip = int.from_bytes(head[26:28], "little") + int.from_bytes(head[28:30], "little")
+    fp.seek(info.header_offset + 30 + skip)
+    raw = fp.read(info.compress_size)
+    out = zstandard.ZstdDecompressor().decompressobj().decompress(raw)
+    if len(out) > MAX_MEMBER:
+        raise DataError(f"{z.filename}!{name}: larger than {MAX_MEMBER >> 20} MiB")
+    return bytes(out)
+
+
+def _inspect_docs(path: Path) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
+    """(header, [(where, sample)]) of a ``.eval`` (zip) or ``.json`` log."""
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as z:
+            names = z.namelist()
+            head_name = "header.json" if "header.json" in names else "_journal/start.json"
+            header = json.loads(_member(z, head_name))
+            samples = [(f"{path}!{n}", json.loads(_member(z, n))) for n in sorted(names)
+                       if n.startswith("samples/") and n.endswith(".json")]
+            return header, samples
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    return doc, [(f"{path}:samples[{i}]", s) for i, s in enumerate(doc.get("samples") or [])]
+
+
+def _inspect_text(sample: dict[str, Any]) -> str | None:
+    out = sample.get("output") or {}
+    if isinstance(out.get("completion"), str) and out["completion"]:
+        return str(out["completion"])
+    for choice in out.get("choices") or []:
+        content = (choice.get("message") or {}).get("content")
+        if isinstance(content, str):
+            return content
+        if isinstance(content, list):
+            return "".join(c.get("text", "") for c in content if isinstance(c, dict) and c.get("type") == "text")
+    return None
+
+
+def inspect_rows(path: Path, bench: Benchmark, items: Items, target: Target | None,
+                 name: str | None) -> Iterator[OutsideRow | DataError]:
+    try:
+        header, samples = _inspect_docs(path)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as e:
+        yield DataError(f"{path}: not an inspect-ai log ({e})")
+        return
+    ev = header.get("eval") or {}
+    try:
+        t = target or target_of_task(str(ev.get("task", "")).rpartition("/")[2], bench, str(path))
+    except DataError as e:
+        yield e
+        return
+    model = name or str(ev.get("model") or "unknown").rpartition("/")[2]
+    for where, s in samples:
+        text = _inspect_text(s)
+        if text is None:
+            err = s.get("error")
+            yield DataError(f"{where}: no model output" + (f" ({err.get('message')})" if isinstance(err, dict) else ""))
+            continue
+        meta = s.get("metadata") or {}
+        ids = [s.get("id"), *(meta.get(k) for k in ID_FIELDS if k in meta)]
+        try:
+            item = items.find(t, ids, None, where)
+        except DataError as e:
+            yield e
+            continue
+        usage = _inspect_usage(s)
+        yield OutsideRow(item, t.mode, Completion(text, usage=usage) if usage else Completion(text), where,
+                         sample=max(int(s.get("epoch") or 1) - 1, 0), source=model)
+
+
+def _inspect_usage(s: dict[str, Any]) -> Usage | None:
+    u = (s.get("output") or {}).get("usage") or {}
+    pt, ct = u.get("input_tokens"), u.get("output_tokens")
+    if isinstance(pt, int) and isinstance(ct, int) and pt >= 0 and ct >= 0:
+        return Usage(pt, ct)
+    return None
+
+
+def is_harness_log(path: Path) -> str | None:
+    """``lm-eval`` or ``inspect`` for a file one of them wrote, else None."""
+    if path.name.startswith("samples_") and path.suffix == ".jsonl":
+        return "lm-eval"
+    if path.suffix == ".eval" and zipfile.is_zipfile(path):
+        return "inspect"
+    if path.suffix == ".json":
+        try:
+            with path.open(encoding="utf-8") as f:
+                head = f.read(4096)
+        except (OSError, UnicodeDecodeError):
+            return None
+        if '"eval"' in head and ('"samples"' in head or '"version"' in head):
+            return "inspect"
+    return None
+
+
+def harness_rows(paths: list[str], bench: Benchmark, as_: str | None, name: str | None
+                 ) -> Iterator[OutsideRow | DataError]:
+    """Every sample of every lm-eval / inspect-ai log under ``paths`` (folders are searched)."""
+    target = parse_as(as_, bench) if as_ else None
+    items = Items(bench)
+    files: list[Path] = []
+    for p in map(Path, paths):
+        files.extend(sorted(q for q in p.rglob("*") if q.is_file()) if p.is_dir() else [p])
+    found = False
+    for f in files:
+        kind = is_harness_log(f)
+        if kind == "lm-eval":
+            found = True
+            yield from lmeval_rows(f, bench, items, target, name)
+        elif kind == "inspect":
+            found = True
+            yield from inspect_rows(f, bench, items, target, name)
+    if not found:
+        yield DataError(f"no lm-eval samples_*.jsonl or inspect-ai .eval/.json log in {', '.join(paths)}")
