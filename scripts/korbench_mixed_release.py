@@ -1,0 +1,62 @@
+"""Re-score the KOR-Bench release's mixed evaluation files with our official scoring, cell by cell.
+
+    python scripts/korbench_mixed_release.py CHECKOUT [--data-golds] [--json]
+
+CHECKOUT is a checkout of github.com/KOR-Bench/KOR-Bench (its ``eval/results/0923_mixed`` folder, 48 files:
+16 models x Multi-Q/R/RQ). Each record's answer is the JSON object the reference read from the model's output
+(``response``), written back as JSON; it is scored by ``korbench`` official mixed scoring (``mixed.judge_mixed``)
+and compared with the release's own ``is_correct`` and ``pass_rate``. Printed per cell: accuracy and pass rate,
+ours vs the release, and how many records differ. By default each question is scored against the gold the
+file records (5 golds were revised in the release data since); ``--data-golds`` uses the packaged data's golds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from reasoneval.benchmarks.korbench.data import default_data
+from reasoneval.benchmarks.korbench.mixed_release import check_file, mixed_files
+from reasoneval.core.errors import DataError
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("checkout", type=Path, help="KOR-Bench checkout (or the 0923_mixed folder itself)")
+    ap.add_argument("--data-golds", action="store_true", help="score against the packaged data's golds")
+    ap.add_argument("--json", action="store_true", help="one JSON object per cell")
+    a = ap.parse_args(argv)
+    data = default_data()
+    try:
+        cells = [check_file(p, data, recorded_golds=not a.data_golds) for p in mixed_files(a.checkout)]
+    except DataError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    same = 0
+    if not a.json:
+        print(f"{'model':<30} {'set':<9} {'n':>5}  {'acc release':>11} {'acc ours':>8}  "
+              f"{'pass release':>12} {'pass ours':>9}  differ")
+    for c in cells:
+        ok = c.same and c.ours_correct == c.release_correct and abs(c.ours_pass - c.release_pass) < 1e-6
+        same += ok
+        if a.json:
+            print(json.dumps({"model": c.model, "set": c.subset, "n": c.n,
+                              "accuracy_release": round(c.release_accuracy, 2), "accuracy_ours": round(c.ours_accuracy, 2),
+                              "pass_rate_release": round(c.release_pass_rate, 2),
+                              "pass_rate_ours": round(c.ours_pass_rate, 2), "differing": c.differing,
+                              "gold_changes": sorted(c.gold_changes)}))
+        else:
+            print(f"{c.model:<30} {c.subset:<9} {c.n:>5}  {c.release_accuracy:>11.2f} {c.ours_accuracy:>8.2f}  "
+                  f"{c.release_pass_rate:>12.2f} {c.ours_pass_rate:>9.2f}  {len(c.differing)}")
+    revised = sorted(set().union(*(c.gold_changes for c in cells)))
+    golds = "packaged data's golds" if a.data_golds else "the golds each file records"
+    print(f"{same}/{len(cells)} cells reproduced record by record ({golds}); "
+          f"{sum(len(c.differing) for c in cells)} of {sum(c.n for c in cells)} records differ; "
+          f"golds revised since: {', '.join(revised) or 'none'}", file=sys.stderr if a.json else sys.stdout)
+    return 0 if same == len(cells) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
