@@ -86,7 +86,9 @@ def run(
     target: Annotated[str, typer.Argument(help="benchmark[:subset], e.g. korbench:cipher")],
     model: Annotated[str, typer.Option(help="llamacpp/default | openai/<m> | openai-compat/<m>@URL[,URL] | anthropic/<m> | hf/<path> | vllm/<path>")] = "llamacpp/default",
     mode: Annotated[str | None, typer.Option(help="protocol (see `reasoneval list`)")] = None,
-    limit: Annotated[int | None, typer.Option(min=1, help="first N items of EACH subset (default: all)")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="N items of EACH subset (default: all): a seeded sample keeping the labels' and categories' shares (--limit-mode first: the first N)")] = None,
+    limit_mode: Annotated[str, typer.Option(help="how --limit picks items: sample (seeded, stratified) | first (the first N in the release's order)")] = "sample",
+    limit_seed: Annotated[int, typer.Option(help="seed of the --limit sample (part of the run id)")] = 0,
     concurrency: Annotated[int, typer.Option(min=1, help="requests in flight")] = 32,
     samples: Annotated[int, typer.Option(min=1, help="samples per item")] = 1,
     seed: Annotated[int | None, typer.Option(help="seed sent to the model (and of per-sample seeds); default: none sent")] = None,
@@ -143,8 +145,13 @@ def run(
         data_version = bench.data_version()
     except (FileNotFoundError, ValueError) as e:
         fail(str(e))
+    from .runner.sample import LIMIT_MODES
+
+    if limit_mode not in LIMIT_MODES:
+        fail(f"unknown --limit-mode {limit_mode!r}: {' or '.join(LIMIT_MODES)}")
     spec = RunSpec(name, subset, mode, model, params, samples, seed or 0, limit, judge, bench.options,
-                   data_version=data_version, settings=settings_record)
+                   data_version=data_version, settings=settings_record, limit_mode=limit_mode,
+                   limit_seed=limit_seed)
     _check_selects_items(bench, spec)
     if executor not in ("local", "ray"):
         fail(f"unknown executor {executor!r}: local or ray")

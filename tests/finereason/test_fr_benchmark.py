@@ -257,7 +257,7 @@ def test_runner_end_to_end(bench: FineReason, tmp_path: Path, fake_server: FakeS
     views = {}
     for mode in (SC, ST, E2E):
         spec = RunSpec("finereason", None, mode, f"openai-compat/fake@{fake_server.url}",
-                       GenParams(max_tokens=64), limit=3)
+                       GenParams(max_tokens=64), limit=3, limit_mode="first")
         backend = from_spec(spec.model, 8)
 
         async def go(spec: RunSpec = spec, backend: Any = backend) -> Any:

@@ -233,6 +233,12 @@ class FineReason(Benchmark):
         return list(self._items[key])
 
     # -- prompting and scoring ----------------------------------------------------------------------
+    def stratum(self, item: Item, mode: str) -> str:
+        """``--limit``: keep the Solvable/Unsolvable share of the states (end-to-end questions: one group)."""
+        if mode == E2E:
+            return ""
+        return str(item.data.get("outputs", {}).get("current_status") or item.gold)
+
     def prompt(self, item: Item, mode: str) -> Prompt:
         return Prompt.chat(tasks.build_prompt(item.subset, TASK_OF[mode], item.data, self.prompt_options))
 

@@ -89,6 +89,10 @@ class General365(Benchmark):
     def load(self, subset: str, mode: str) -> list[Item]:
         return load(self.data_path, self.seed_pattern, self.opts.revision)
 
+    def stratum(self, item: Item, mode: str) -> str:
+        """``--limit``: keep the shares of answer types (number, interval, choice, text)."""
+        return str(item.data["_g365"].get("answer_type", ""))
+
     def prompt(self, item: Item, mode: str) -> Prompt:
         m = item.data["_g365"]
         return query_prompt(m["question"], m["answer_type"], m["float_round"])
