@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -461,7 +462,8 @@ def runs_cmd(
     store: StoreOpt = DEFAULT_STORE,
     json_out: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """List the runs in a store: id, benchmark, subset, mode, model, items, accuracy, date."""
+    """List the runs in a store: id, benchmark, subset, mode, model, options (scoring, data, limit, ...), items,
+    accuracy, date."""
     import datetime as dt
 
     from .core.benchmark import Table
@@ -469,21 +471,51 @@ def runs_cmd(
 
     st = _existing_store(store, readonly=True)
     tallies = st.tallies()
-    rows = []
+    rows, extra = [], []
     for r in st.find_runs():
         t = tallies.get(r["run_id"], {"items": 0, "correct": 0, "errors": 0})
         scored = t["items"] - t["errors"]
         acc = round(100 * t["correct"] / scored, 2) if scored else None
         when = dt.datetime.fromtimestamp(r["updated"] or r["created"]).strftime("%Y-%m-%d %H:%M")
-        rows.append([r["run_id"], r["benchmark"], r["subset"], r["mode"], r["model"], t["items"], acc,
-                     t["errors"], r["status"], when])
-    cols = ["run", "benchmark", "subset", "mode", "model", "items", "accuracy", "errors", "status", "updated"]
+        opts, limit = _run_options(r.get("spec") or {})
+        rows.append([r["run_id"], r["benchmark"], r["subset"], r["mode"], r["model"], _options_text(opts, limit),
+                     t["items"], acc, t["errors"], r["status"], when])
+        extra.append({"options": opts, "limit": limit})
+    cols = ["run", "benchmark", "subset", "mode", "model", "options", "items", "accuracy", "errors", "status",
+            "updated"]
     if json_out:
-        typer.echo(json.dumps([dict(zip(cols, r, strict=True)) for r in rows], ensure_ascii=False, indent=1))
+        docs = [{**dict(zip(cols, r, strict=True)), **x} for r, x in zip(rows, extra, strict=True)]
+        typer.echo(json.dumps(docs, ensure_ascii=False, indent=1))
     elif not rows:
         typer.echo(f"no runs in {store}", err=True)
     else:
         render.to_terminal([Table(f"runs in {store}", cols, rows)])
+
+
+def _run_options(spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """A stored run's option values (every one the record holds, defaults included: ``scoring=official`` is
+    shown, not implied) and how its items were limited (None: all items)."""
+    from .runner.rescore import limit_of
+
+    opts = spec.get("options")
+    opts = dict(opts) if isinstance(opts, dict) else {}
+    if spec.get("limit") is None:
+        return opts, None
+    lim = limit_of(spec)
+    limit = {"n": spec["limit"], "mode": lim["limit_mode"]}
+    if lim["limit_mode"] != "first":
+        limit["seed"] = lim["limit_seed"]
+    return opts, limit
+
+
+def _options_text(opts: dict[str, Any], limit: dict[str, Any] | None) -> str:
+    """``scoring=official limit=10(sample,seed=0)``: options without a value (None) left out."""
+    parts = [f"{k}={json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list)) else v}"
+             for k, v in sorted(opts.items()) if v is not None]
+    if limit is not None:
+        how = "first" if limit["mode"] == "first" else f"{limit['mode']},seed={limit.get('seed', 0)}"
+        parts.append(f"limit={limit['n']}({how})")
+    return re.sub(r"[\x00-\x1f\x7f-\x9f]", "?", " ".join(parts))  # a stored value never drives the terminal
 
 
 @app.command()
