@@ -133,3 +133,18 @@ def test_unknown_limit_mode_is_one_line(tmp_path: Path) -> None:
     assert p.returncode == 2
     (line,) = [x for x in p.stderr.splitlines() if x.strip()]
     assert line == "error: unknown --limit-mode 'middle': sample or first"
+
+
+def test_report_tells_samples_apart() -> None:
+    from reasoneval.core.benchmark import Table
+    from reasoneval.report.collect import RunView, merge
+
+    def v(seed: int) -> RunView:
+        spec = _spec("sudoku", 10, limit_seed=seed)
+        run = {"run_id": spec.run_id(), "model": "m", "mode": spec.mode, "subset": "sudoku",
+               "spec": spec.record("dv", "pv")}
+        return RunView(run, [], [Table("t", ["acc"], [[50.0]])], {})
+
+    (t,) = merge([v(1), v(2)])
+    assert t.columns == ["model", "limit_sample", "acc"]
+    assert ["'seed': 1" in str(r[1]) for r in t.rows] == [True, False]
