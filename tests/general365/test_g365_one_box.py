@@ -23,8 +23,9 @@ def _items() -> dict[str, Item]:
     ("### The final answer is: $\\boxed{4}$ or $\\boxed{5}$", ["4", "5"], "boxed-after-marker"),
     ("$\\boxed{4}$ or $\\boxed{5}$", ["4", "5"], "boxed"),
     ("so \\boxed{ 4 }.\n### The final answer is: $\\boxed{4}$ and again \\boxed{4 }", ["4"], "boxed-after-marker"),
-    ("### The final answer is:\n\n$$\\boxed{\\frac{1}{2}}$$\nsee above, \\boxed{7}", ["\\frac{1}{2}"],
-     "boxed-after-marker"),  # the box may sit on the line after the marker; a later line is not the answer
+    ("maybe \\boxed{7}\n### The final answer is:\n\n$$\\boxed{\\frac{1}{2}}$$", ["\\frac{1}{2}"],
+     "boxed-after-marker"),  # the box may sit on a line after the marker; boxes before it do not count
+    ("### The final answer is: $\\boxed{4}$\nor perhaps $\\boxed{5}$", ["4", "5"], "boxed-after-marker"),
     ("first \\boxed{12}, then \\boxed{420}", ["12", "420"], "boxed"),
     ("nothing boxed", [], "none"),
 ])

@@ -1,8 +1,7 @@
 r"""General365 rule grading: final-answer extraction and the rule side of the hybrid grader.
 
-* number / interval: the ``\boxed{}`` answer (:func:`final_boxes`): the box(es) of the final-answer line
-  (from the last "The final answer is" to the end of the line where its first box closes), else every box
-  of the answer. The paper mandates one boxed final answer, so several *different* boxes
+* number / interval: the ``\boxed{}`` answer (:func:`final_boxes`): the box(es) after the last "The final
+  answer is", else every box of the answer (boxes in the reasoning before the marker do not count). The paper mandates one boxed final answer, so several *different* boxes
   (``$\boxed{4}$ or $\boxed{5}$``) pass only if each of them is right (the same answer boxed twice, or
   written two ways); compared with math-verify in a time-bounded worker (``scoring/mathverify.py``) at the
   item's ``float_round`` precision; intervals as intervals.
@@ -58,14 +57,13 @@ def _unwrap(ans: str) -> str:
 
 def final_boxes(text: str) -> tuple[list[str], str]:
     """The distinct boxed final answers (whitespace ignored, first spelling kept, in order) and where they came
-    from: "boxed-after-marker" (the final-answer line) | "boxed" (anywhere: no marker, or no box after it) |
-    "none"."""
+    from: "boxed-after-marker" (every box after the last "The final answer is") | "boxed" (anywhere: no
+    marker, or no box after it) | "none"."""
     text = clip(text)
     seg = _segment_after_marker(text)
     spans = boxed_spans(seg) if seg is not None else []
     if spans:
-        line_end = seg.find("\n", spans[0][1]) if seg is not None else -1
-        chosen, source = [c for start, _, c in spans if line_end < 0 or start < line_end], "boxed-after-marker"
+        chosen, source = [c for _, _, c in spans], "boxed-after-marker"
     else:
         chosen, source = [c for _, _, c in boxed_spans(text)], "boxed"
     seen: dict[str, str] = {}
