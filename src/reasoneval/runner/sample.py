@@ -5,7 +5,8 @@
   items in the release's order. Samples are nested (the items of a smaller limit are among a larger one's). The same seed, data and N give the same items on any machine (``random.Random`` seeded
   with a string hashes it with SHA-512, independent of ``PYTHONHASHSEED``).
 * ``first``: the first N items, in the release's order. Release files are often ordered by label or
-  category (FineReason's first 100 Game of 24 states are all Solvable), so this is an explicit choice.
+  category (in one release the first 100 states of a puzzle all carry the same label), so this is an explicit
+  choice.
 
 The seed and the mode are part of the run id whenever they change which items are used (``runner/spec.py``).
 """
