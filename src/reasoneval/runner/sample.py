@@ -1,9 +1,10 @@
 """``--limit N``: which N items of a subset a run uses.
 
 * ``sample`` (the default): a seeded sample stratified by :meth:`Benchmark.stratum` (label and category), each
-  stratum keeping its share of the subset (within one item; ties broken by the seeded draw), the
-  items in the release's order. Samples are nested (the items of a smaller limit are among a larger one's). The same seed, data and N give the same items on any machine (``random.Random`` seeded
-  with a string hashes it with SHA-512, independent of ``PYTHONHASHSEED``).
+  stratum keeping its share of the subset (within one item; ties broken by the seeded draw), the items in the
+  release's order. Samples are nested (the items of a smaller limit are among a larger one's). The same seed,
+  data and N give the same items on any machine (``random.Random`` seeded with a string hashes it with
+  SHA-512, independent of ``PYTHONHASHSEED``).
 * ``first``: the first N items, in the release's order. Release files are often ordered by label or
   category (in one release the first 100 states of a puzzle all carry the same label), so this is an explicit
   choice.

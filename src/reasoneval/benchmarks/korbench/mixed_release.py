@@ -26,6 +26,7 @@ from reasoneval.core.errors import DataError
 
 from .data import MIXED_SETS, KorData, Question
 from .mixed import judge_mixed
+from .report import Tally
 from .score_official import OFFICIAL, finish
 
 FILE_RE = re.compile(r"^evaluation_(?P<model>[A-Za-z0-9._+-]+)_mixed_(?P<set>Multi-RQ|Multi-R|Multi-Q)\.jsonl\.json$")
@@ -40,37 +41,25 @@ def answer_text(response: object) -> str:
 
 @dataclass
 class CellCheck:
-    """One (model, mixed set) cell: the release's figures and ours over the same records."""
+    """One (model, mixed set) cell: the release's tally and ours over the same records (the mixed table's
+    :class:`.report.Tally`: accuracy and pass rate)."""
 
     model: str
     subset: str
-    n: int = 0
-    release_correct: int = 0
-    ours_correct: int = 0
-    release_pass: float = 0.0  # sum of per-record pass rates
-    ours_pass: float = 0.0
+    release: Tally = field(default_factory=Tally)
+    ours: Tally = field(default_factory=Tally)
     differing: list[str] = field(default_factory=list)  # record idx whose verdict or pass rate differs
     gold_changes: set[str] = field(default_factory=set)  # "category_idx" whose recorded gold is not this data's
 
     @property
-    def release_accuracy(self) -> float:
-        return 100 * self.release_correct / self.n if self.n else 0.0
-
-    @property
-    def ours_accuracy(self) -> float:
-        return 100 * self.ours_correct / self.n if self.n else 0.0
-
-    @property
-    def release_pass_rate(self) -> float:
-        return 100 * self.release_pass / self.n if self.n else 0.0
-
-    @property
-    def ours_pass_rate(self) -> float:
-        return 100 * self.ours_pass / self.n if self.n else 0.0
+    def n(self) -> int:
+        return self.release.total
 
     @property
     def same(self) -> bool:
-        return not self.differing
+        """Every record and so both figures reproduced."""
+        return not self.differing and self.ours.correct == self.release.correct \
+            and abs(self.ours.pass_sum - self.release.pass_sum) < 1e-6
 
 
 def _recorded_golds(qs: list[Question], rec: Mapping[str, Any], where: str, cell: CellCheck,
@@ -107,11 +96,8 @@ def check_records(model: str, subset: str, records: Iterable[Mapping[str, Any]],
         ours_pass = n_ok / len(qs) if qs else 0.0
         ours_ok = ms.parsed and n_ok == len(qs)
         rel_ok, rel_pass = bool(rec.get("is_correct")), float(rec.get("pass_rate") or 0.0)
-        cell.n += 1
-        cell.release_correct += rel_ok
-        cell.ours_correct += ours_ok
-        cell.release_pass += rel_pass
-        cell.ours_pass += ours_pass
+        cell.release.add(rel_ok, pass_rate=rel_pass)
+        cell.ours.add(ours_ok, pass_rate=ours_pass)
         if ours_ok != rel_ok or abs(ours_pass - rel_pass) > 1e-9:
             cell.differing.append(idx)
     return cell
