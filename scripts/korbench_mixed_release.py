@@ -6,7 +6,8 @@ CHECKOUT is a checkout of github.com/KOR-Bench/KOR-Bench (its ``eval/results/092
 16 models x Multi-Q/R/RQ). Each record's answer is the JSON object the reference read from the model's output
 (``response``), written back as JSON; it is scored by ``korbench`` official mixed scoring (``mixed.judge_mixed``)
 and compared with the release's own ``is_correct`` and ``pass_rate``. Printed per cell: accuracy and pass rate,
-ours vs the release, and how many records differ. By default each question is scored against the gold the
+ours vs the release, and how many records differ; then how many figures equal the release's summary CSV
+(``eval/results_0923_mixed.csv``) when it is there. By default each question is scored against the gold the
 file records (5 golds were revised in the release data since); ``--data-golds`` uses the packaged data's golds.
 """
 
