@@ -1,9 +1,9 @@
 r"""General365 rule grading: final-answer extraction and the rule side of the hybrid grader.
 
 * number / interval: the ``\boxed{}`` answer (:func:`final_boxes`): the box(es) after the last "The final
-  answer is", else every box of the answer (boxes in the reasoning before the marker do not count). The paper mandates one boxed final answer, so several *different* boxes
-  (``$\boxed{4}$ or $\boxed{5}$``) pass only if each of them is right (the same answer boxed twice, or
-  written two ways); compared with math-verify in a time-bounded worker (``scoring/mathverify.py``) at the
+  answer is", else every box of the answer (boxes in the reasoning before the marker do not count). The
+  paper mandates one boxed final answer, so several *different* boxes (``$\boxed{4}$ or $\boxed{5}$``)
+  pass only if each of them is right (the same answer boxed twice, or written two ways); compared with math-verify in a time-bounded worker (``scoring/mathverify.py``) at the
   item's ``float_round`` precision; intervals as intervals.
 * single/multiple choice: decided by rule only when the answer is nothing but option letters.
 * text: a normalised exact match can confirm an answer; anything else is left to the judge.

@@ -4,7 +4,8 @@ Reference evaluation: the span from the first ``{`` to the last ``}`` (what a gr
 characters ``[\\x00-\\x1F\\x7F]`` removed, ``json.loads``; on failure every sub-question is wrong. The JSON
 *values* are taken in insertion order (keys ignored), each turned into text with Python's ``str`` (so
 ``{"question1": [[3]]}`` answers ``"[[3]]"``, ``true`` answers ``"True"``, ``null`` answers ``"None"``), and
-compared position by position with the single-question evaluator of each question's category. Reference quirk, kept in official mode: the
+compared position by position with the single-question evaluator of each question's category. Reference
+quirk, kept in official mode: the
 position in the list (0-based here; no position ever reaches an Operation special-case idx) is passed as
 ``idx`` instead of the sample idx. ``pass_rate = correct / len(question_list)``; an item is correct when
 all its sub-questions are.

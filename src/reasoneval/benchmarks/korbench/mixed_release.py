@@ -1,5 +1,6 @@
-"""The KOR-Bench release's mixed evaluation files (``eval/results/0923_mixed/evaluation_<model>_mixed_<set>.jsonl.json``)
-re-scored by our official mixed scoring, record by record.
+"""The KOR-Bench release's mixed evaluation files
+(``eval/results/0923_mixed/evaluation_<model>_mixed_<set>.jsonl.json``) re-scored by our official mixed
+scoring, record by record.
 
 Each record holds what the reference's ``extract_json`` read from the model's answer (``response``: the JSON
 object, or ``"NULL"`` when none could be read) and its verdict (``is_correct``, ``pass_rate``, per-question
@@ -29,7 +30,8 @@ from .mixed import judge_mixed
 from .report import Tally
 from .score_official import OFFICIAL, finish
 
-FILE_RE = re.compile(r"^evaluation_(?P<model>[A-Za-z0-9._+-]+)_mixed_(?P<set>Multi-RQ|Multi-R|Multi-Q)\.jsonl\.json$")
+FILE_RE = re.compile(
+    r"^evaluation_(?P<model>[A-Za-z0-9._+-]+)_mixed_(?P<set>Multi-RQ|Multi-R|Multi-Q)\.jsonl\.json$")
 
 
 def answer_text(response: object) -> str:
