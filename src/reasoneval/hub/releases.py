@@ -45,6 +45,12 @@ RELEASES: dict[str, ReleaseSpec] = {
         revision="main",  # TODO(pin): full commit sha from the real Hub
         configs=("default",),
         homepage="https://huggingface.co/datasets/meituan-longcat/General365_Public"),
+    # training data, not a benchmark: the math half of FineReason's mix (`finereason export hub:metamathqa`)
+    "metamathqa": ReleaseSpec(
+        "metamathqa", "meta-math/MetaMathQA",
+        revision="main",  # TODO(pin): full commit sha from the real Hub
+        configs=("default",),
+        homepage="https://huggingface.co/datasets/meta-math/MetaMathQA"),
 }
 
 

@@ -3,6 +3,7 @@
     label PATH                      re-label a states file (release schema) with the exact solver
     generate PUZZLE --n --seed      N new states in release schema (see ``generate.generate_states``)
     export MATH --total N ...       SFT/RL training mix of puzzle SC/ST samples and math (``export.py``)
+    sweep RECIPE OUTDIR             every mix of the paper's sweeps, each with a manifest (``sweep.py``)
 """
 
 from __future__ import annotations
@@ -96,7 +97,8 @@ def questions_typer(
 
 @app.command("export")
 def export_cmd(
-    math: Annotated[str, typer.Argument(help="math JSONL (MetaMathQA query/response, question/answer, ...)")],
+    math: Annotated[str, typer.Argument(help="math data: a JSONL / JSON / Parquet file (MetaMathQA query/response, "
+                                             "question/answer, ...) or hub:metamathqa[@REV] from the Hub")],
     total: Annotated[int, typer.Option(help="samples in the mix")] = 2000,
     math_ratio: Annotated[float, typer.Option(help="r_m: share of math samples")] = 0.8,
     unsolvable_ratio: Annotated[float, typer.Option(help="r_u: share of unsolvable states among puzzles")] = 0.5,
@@ -106,26 +108,43 @@ def export_cmd(
     states: Annotated[list[str] | None, typer.Option(
         help="<puzzle>_states.json file(s) to draw the puzzle samples from instead of freshly generated states "
              "(their puzzles replace --puzzles; never the released test states)")] = None,
+    offline: Annotated[bool, typer.Option("--offline", help="hub:...: use the local HF cache only")] = False,
 ) -> None:
-    """Write the training mix (chat JSONL with a verifiable ``answer``) to stdout."""
-    from .export import MixConfig, export_training
+    """Write the training mix (chat JSONL with a verifiable ``answer``; ``reasoneval.rewards`` columns) to stdout."""
+    from .export import MixConfig, build_mix, training_states, write_mix
+    from .mathdata import resolve_math
 
-    names = [p.strip() for p in puzzles.split(",") if p.strip()]
-    bad = [p for p in names if p not in PUZZLES]
-    if bad:
-        typer.echo(f"error: unknown puzzle(s) {', '.join(bad)}; expected {', '.join(PUZZLES)}", err=True)
-        raise typer.Exit(2)
+    names = parse_puzzles(puzzles)
     try:
         cfg = MixConfig(total, math_ratio, unsolvable_ratio, sc_ratio, seed)
         pool: dict[str, list[dict[str, Any]]] = {}
         for path in states or []:
             puz = puzzle_of_path(path)
             pool.setdefault(puz, []).extend(load_states(puz, path))
-        n = export_training(math, sys.stdout, cfg, names, dict(pool) if states else None)
+        samples = resolve_math(math, offline=offline or None).load()
+        mix = build_mix(samples, pool if states else training_states(cfg, names), cfg)
     except (DataError, StateError, ValueError, RuntimeError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
+    n = write_mix(mix, sys.stdout)
     typer.echo(f"wrote {n} samples", err=True)
+    warn_no_gold(mix)
+
+
+def warn_no_gold(mix: list[dict[str, Any]]) -> None:
+    no_gold = sum(m["source"] == "math" and m["gold"] is None for m in mix)
+    if no_gold:
+        typer.echo(f"warning: {no_gold} math sample(s) have no final answer the math reward can read "
+                   "(\\boxed{...}, 'The answer is: ...', '#### ...'); they score 0 in RL", err=True)
+
+
+def parse_puzzles(puzzles: str) -> list[str]:
+    names = [p.strip() for p in puzzles.split(",") if p.strip()]
+    bad = [p for p in names if p not in PUZZLES]
+    if bad:
+        typer.echo(f"error: unknown puzzle(s) {', '.join(bad)}; expected {', '.join(PUZZLES)}", err=True)
+        raise typer.Exit(2)
+    return names
 
 
 if __name__ == "__main__":  # pragma: no cover
