@@ -131,6 +131,46 @@ def export_cmd(
     warn_no_gold(mix)
 
 
+@app.command("sweep")
+def sweep_cmd(
+    recipe: Annotated[str, typer.Argument(help="a recipe YAML, or 'paper' (the packaged section-5 sweeps)")],
+    outdir: Annotated[str, typer.Argument(help="folder for <sweep>/<mix>.jsonl + .manifest.json and index.json")],
+    only: Annotated[list[str] | None, typer.Option("--only", help="build only these sweeps (repeatable)")] = None,
+    math: Annotated[str | None, typer.Option(help="math data instead of the recipe's (file or hub:metamathqa)")] = None,
+    offline: Annotated[bool, typer.Option("--offline", help="hub:...: use the local HF cache only")] = False,
+    list_only: Annotated[bool, typer.Option("--list", help="print the mixes and their sample counts; build nothing")] = False,
+) -> None:
+    """Build every training mix of a recipe (the paper's r_m, r_u and sample-count sweeps), each with a manifest."""
+    from pathlib import Path
+
+    from .mathdata import resolve_math
+    from .sweep import load_recipe, select
+
+    try:
+        rec = load_recipe(recipe)
+        mixes = select(rec, only)
+        if list_only:
+            for m in mixes:
+                c = m.config
+                n_math = round(c.total * c.math_ratio)
+                typer.echo(f"{m.key}: total {c.total}, math {n_math}, puzzle {c.total - n_math} "
+                           f"(r_m {c.math_ratio:g}, r_u {c.unsolvable_ratio:g}, sc {c.sc_ratio:g}, seed {c.seed})")
+            return
+        src = resolve_math(math or rec.math, offline=offline or None)
+        samples = src.load()
+        from .sweep import run_sweep
+
+        mans = run_sweep(rec, Path(outdir), mixes, samples, src.provenance, log=lambda s: typer.echo(s, err=True))
+    except (DataError, StateError, ValueError, RuntimeError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(f"wrote {len(mans)} mixes to {outdir} (index.json)", err=True)
+    no_gold = sum(m["counts"]["math_without_gold"] for m in mans)
+    if no_gold:
+        typer.echo(f"warning: {no_gold} math sample(s) across the mixes have no final answer the math reward "
+                   "can read; they score 0 in RL", err=True)
+
+
 def warn_no_gold(mix: list[dict[str, Any]]) -> None:
     no_gold = sum(m["source"] == "math" and m["gold"] is None for m in mix)
     if no_gold:
