@@ -103,3 +103,18 @@ def test_local_metamathqa_json_and_bad_rows(tmp_path: Path) -> None:
     nogold.write_text(json.dumps({"question": "Explain why.", "answer": "Because\nof reasons."}) + "\n")
     code, _, err = export(str(nogold), "--total", "1", "--math-ratio", "1.0")
     assert code == 0 and "warning: 1 math sample(s) have no final answer" in err
+
+
+def test_data_pull_metamathqa_then_export_offline(hub: FakeHub) -> None:
+    from reasoneval.hub.cli import app as hub_app
+    from reasoneval.hub.releases import RELEASES
+
+    res = CliRunner().invoke(hub_app, ["pull", "metamathqa"])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith(f"{REPO} default: {hub.repos[REPO].refs['main']} (main), 1 file(s)")
+    assert not RELEASES["metamathqa"].pull_all  # a bare `data pull` fetches the benchmarks, not training sets
+    assert CliRunner().invoke(hub_app, ["verify", "metamathqa"]).stdout.strip() == "1 file(s) checked, 0 bad"
+    _forget()
+    hub.stop()
+    code, rows, err = export("hub:metamathqa", "--total", "2", "--math-ratio", "1.0", "--offline")
+    assert code == 0 and len(rows) == 2, err
