@@ -85,3 +85,19 @@ def test_bad_columns_are_one_line_errors(mix_rows: list[dict[str, Any]]) -> None
     with pytest.raises(ValueError, match="row 0: 'state' is not a FineReason state record"):
         finereason_reward(completions=["a"], source=["finereason"], task=[puzzle_row["task"]],
                           puzzle=[puzzle_row["puzzle"]], state=['{"inputs": 1}'])
+
+
+def test_one_call_is_time_bounded_whatever_the_completions_hold(mix_rows: list[dict[str, Any]]) -> None:
+    from reasoneval.rewards import puzzle as P
+
+    bomb = "\\boxed{9^{9^{9^{9^{9^{9}}}}}}"  # SymPy would compute this for ever
+    math_rows = [r for r in mix_rows if r["source"] == "math"][:8]
+    t = time.monotonic()
+    got = score_rows([bomb] * len(math_rows), columns(math_rows), math_timeout=3.0, budget_s=2.0)
+    assert time.monotonic() - t < 5.0  # 8 bombs x 3 s on 2 workers would be 12 s without the call's budget
+    assert [r.reward for r in got] == [0.0] * 8 and "budget" in {r.reason for r in got}
+    # a verdict that overruns its own timeout is killed and scores 0
+    assert P.result(P._pool().submit(time.sleep, 30, timeout=0.5)) == P.PuzzleResult(0.0, "timeout")
+    # the pools are usable right after
+    row = next(r for r in mix_rows if r["task"] == "state_checking")
+    assert finereason_reward(completions=[row["answer"]], **columns([row])) == [1.0]

@@ -7,6 +7,9 @@ one value per completion (the columns ``reasoneval finereason export`` writes: `
 reward of each kind of row in the batch is logged as ``finereason/<kind>`` (``math``, ``state_checking``,
 ``state_transition``).
 
+Time: each verdict runs in a sandbox worker killed after its timeout (puzzles 10 s, math 5 s), and one call
+returns within ``BATCH_BUDGET_S`` (60 s) whatever the completions hold: verdicts not decided by then score 0.
+
     from trl import GRPOTrainer
     from reasoneval.rewards import finereason_reward
     trainer = GRPOTrainer(model, reward_funcs=finereason_reward, train_dataset=load_dataset("json", ...))
@@ -14,9 +17,11 @@ reward of each kind of row in the batch is logged as ``finereason/<kind>`` (``ma
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +30,7 @@ from . import puzzle as P
 from .extract import completion_text
 
 MATH_WORKERS = 4  # threads waiting on the math-verify sandbox (its own pool bounds the processes)
+BATCH_BUDGET_S = 60.0  # one call's verdicts: those still undecided then score 0 (each also has its own timeout)
 
 
 @dataclass(frozen=True)
@@ -54,34 +60,61 @@ def _kind(source: Any, task: Any, i: int) -> str:
                      f"{', '.join(P.TASKS)} or math; are these rows of `reasoneval finereason export`?)")
 
 
+@dataclass(frozen=True)
+class _Job:
+    kind: str
+    text: str
+    gold: str | None = None  # math
+    puzzle: str = ""  # puzzle rows
+    record: dict[str, Any] | None = None
+
+
 def score_rows(completions: Sequence[Any], columns: dict[str, Any], *, puzzle_timeout: float = P.DEFAULT_TIMEOUT_S,
-               math_timeout: float = M.DEFAULT_TIMEOUT_S) -> list[RowReward]:
-    """One :class:`RowReward` per completion; puzzle and math verdicts run concurrently in their sandboxes."""
+               math_timeout: float = M.DEFAULT_TIMEOUT_S, budget_s: float = BATCH_BUDGET_S) -> list[RowReward]:
+    """One :class:`RowReward` per completion of a FineReason mix (every row is checked before any runs)."""
     n = len(completions)
     source, task, puzzle, state = (_column(columns, k, n) for k in ("source", "task", "puzzle", "state"))
     gold, answer = _column(columns, "gold", n), _column(columns, "answer", n)
-    kinds = [_kind(source[i], task[i], i) for i in range(n)]
-    texts = [completion_text(c) for c in completions]
-    pending: list[tuple[str, Future[Any]]] = []
-    with ThreadPoolExecutor(MATH_WORKERS) as threads:
-        for i, kind in enumerate(kinds):
-            if kind == "math":
-                pending.append((kind, threads.submit(M.math_verdict, M.gold_of(gold[i], answer[i]), texts[i],
-                                                     math_timeout)))
+    jobs = []
+    for i, c in enumerate(completions):
+        kind = _kind(source[i], task[i], i)
+        if kind == "math":
+            jobs.append(_Job(kind, completion_text(c), gold=M.gold_of(gold[i], answer[i])))
+            continue
+        if not isinstance(puzzle[i], str):
+            raise ValueError(f"row {i}: a {kind} row needs its 'puzzle' column")
+        jobs.append(_Job(kind, completion_text(c), puzzle=puzzle[i], record=P.parse_state(state[i], f"row {i}")))
+    return _run(jobs, puzzle_timeout, math_timeout, budget_s)
+
+
+def _run(jobs: Sequence[_Job], puzzle_timeout: float, math_timeout: float, budget_s: float) -> list[RowReward]:
+    """Puzzle verdicts on the puzzle sandbox, math verdicts on math-verify's, concurrently; a verdict still
+    undecided when the call's budget runs out scores 0 (reason ``budget``)."""
+    deadline = time.monotonic() + budget_s
+    threads = ThreadPoolExecutor(MATH_WORKERS)
+    try:
+        pending: list[Future[Any]] = []
+        for j in jobs:
+            if j.kind == "math":
+                pending.append(threads.submit(M.math_verdict, j.gold, j.text, math_timeout))
             else:
-                if not isinstance(puzzle[i], str):
-                    raise ValueError(f"row {i}: a {kind} row needs its 'puzzle' column")
-                rec = P.parse_state(state[i], f"row {i}")
-                pending.append((kind, P.submit(puzzle[i], kind, rec, texts[i], puzzle_timeout)))
+                assert j.record is not None
+                pending.append(P.submit(j.puzzle, j.kind, j.record, j.text, puzzle_timeout, deadline=deadline))
         out = []
-        for kind, fut in pending:
-            if kind == "math":
-                m = fut.result()
-                out.append(RowReward(m.reward, kind, m.reason))
+        for j, fut in zip(jobs, pending, strict=True):
+            if j.kind == "math":
+                try:
+                    m = fut.result(timeout=max(0.0, deadline - time.monotonic()))
+                except FutureTimeout:
+                    out.append(RowReward(0.0, j.kind, "budget"))
+                    continue
+                out.append(RowReward(m.reward, j.kind, m.reason))
             else:
                 p = P.result(fut)
-                out.append(RowReward(p.reward, kind, p.reason))
-    return out
+                out.append(RowReward(p.reward, j.kind, p.reason))
+        return out
+    finally:  # queued math comparisons are dropped; one already running ends within math_timeout
+        threads.shutdown(wait=False, cancel_futures=True)
 
 
 def _log(rows: Sequence[RowReward], log_metric: Any) -> None:
@@ -114,10 +147,8 @@ def math_reward(prompts: Sequence[Any] | None = None, completions: Sequence[Any]
     n = len(completions)
     gold = _column(columns, "gold", n)
     answer = _column(columns, "answer", n) if "answer" in columns else _column(columns, "solution", n)
-    with ThreadPoolExecutor(MATH_WORKERS) as threads:
-        futs = [threads.submit(M.math_verdict, M.gold_of(gold[i], answer[i]), completion_text(c))
-                for i, c in enumerate(completions)]
-        return [f.result().reward for f in futs]
+    jobs = [_Job("math", completion_text(c), gold=M.gold_of(gold[i], answer[i])) for i, c in enumerate(completions)]
+    return [r.reward for r in _run(jobs, P.DEFAULT_TIMEOUT_S, M.DEFAULT_TIMEOUT_S, BATCH_BUDGET_S)]
 
 
 RewardFunc = Callable[..., list[float]]

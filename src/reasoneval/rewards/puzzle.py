@@ -26,7 +26,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
-from ..scoring.sandbox import RemoteError, SandboxPool, SandboxTimeout, WorkerCrashed
+from ..scoring.sandbox import BudgetExhausted, RemoteError, SandboxPool, SandboxTimeout, WorkerCrashed
 
 TASKS = ("state_checking", "state_transition")
 DEFAULT_TIMEOUT_S = 10.0
@@ -37,7 +37,7 @@ _PRELOAD = ("reasoneval.benchmarks.finereason.tasks",)
 @dataclass(frozen=True)
 class PuzzleResult:
     reward: float
-    reason: str  # correct | the ST error type (Invalid Move, Sibling, ...) | wrong-label | timeout | error
+    reason: str  # correct | the ST error type (Invalid Move, Sibling, ...) | wrong-label | timeout | budget | error
 
 
 def parse_state(state: Any, where: str) -> dict[str, Any]:
@@ -88,14 +88,17 @@ def _pool() -> SandboxPool:
 
 
 def submit(puzzle: str, task: str, record: dict[str, Any], text: str,
-           timeout: float = DEFAULT_TIMEOUT_S) -> Future[Any]:
-    """Start one verdict in the sandbox; :func:`result` turns the future into a :class:`PuzzleResult`."""
-    return _pool().submit(_verdict_safe, puzzle, task, record, text, timeout=max(timeout, 1e-3))
+           timeout: float = DEFAULT_TIMEOUT_S, deadline: float | None = None) -> Future[Any]:
+    """Start one verdict in the sandbox (``deadline``: a ``time.monotonic()`` limit shared by a batch);
+    :func:`result` turns the future into a :class:`PuzzleResult`."""
+    return _pool().submit(_verdict_safe, puzzle, task, record, text, timeout=max(timeout, 1e-3), deadline=deadline)
 
 
 def result(fut: Future[Any]) -> PuzzleResult:
     try:
         res = fut.result()
+    except BudgetExhausted:
+        return PuzzleResult(0.0, "budget")
     except (SandboxTimeout, WorkerCrashed):
         pool = _POOL
         if pool is not None and pool.broken:
