@@ -1,7 +1,7 @@
 """verl's reward convention: ``compute_score(data_source, solution_str, ground_truth, extra_info=None)``.
 
 Point verl's ``custom_reward_function.path`` at this module (``name: compute_score``). Rows made by
-:func:`verl_row` from ``reasoneval finereason export`` lines carry:
+:func:`verl_row` from ``reasoneval finereason export`` lines (``export --format verl`` writes them) carry:
 
 * puzzle rows: ``data_source = "finereason"``, ``ground_truth`` = JSON ``{"puzzle", "task", "state"}``;
 * math rows: ``data_source = "math"`` (any other source name is read as math too), ``ground_truth`` = the
@@ -43,4 +43,5 @@ def verl_row(row: dict[str, Any], index: int, split: str = "train") -> dict[str,
                            ensure_ascii=False)
     return {"data_source": source, "prompt": row["prompt"], "ability": ability,
             "reward_model": {"style": "rule", "ground_truth": truth},
-            "extra_info": {"split": split, "index": index, "task": row.get("task"), "puzzle": row.get("puzzle")}}
+            "extra_info": {"split": split, "index": index, "task": row.get("task"), "puzzle": row.get("puzzle"),
+                           "answer": row.get("answer")}}

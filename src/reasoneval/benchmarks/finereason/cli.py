@@ -109,8 +109,13 @@ def export_cmd(
         help="<puzzle>_states.json file(s) to draw the puzzle samples from instead of freshly generated states "
              "(their puzzles replace --puzzles; never the released test states)")] = None,
     offline: Annotated[bool, typer.Option("--offline", help="hub:...: use the local HF cache only")] = False,
+    fmt: Annotated[str, typer.Option("--format", help="trl: the mix's columns (TRL, SFT); verl: verl's RL rows "
+                                                      "(data_source, prompt, reward_model, extra_info)")] = "trl",
 ) -> None:
     """Write the training mix (chat JSONL with a verifiable ``answer``; ``reasoneval.rewards`` columns) to stdout."""
+    if fmt not in ("trl", "verl"):
+        typer.echo(f"error: unknown --format {fmt!r}; expected trl or verl", err=True)
+        raise typer.Exit(2)
     from .export import MixConfig, build_mix, training_states, write_mix
     from .mathdata import resolve_math
 
@@ -126,7 +131,12 @@ def export_cmd(
     except (DataError, StateError, ValueError, RuntimeError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
-    n = write_mix(mix, sys.stdout)
+    out = mix
+    if fmt == "verl":
+        from ...rewards.verl import verl_row
+
+        out = [verl_row(r, i) for i, r in enumerate(mix)]
+    n = write_mix(out, sys.stdout)
     typer.echo(f"wrote {n} samples", err=True)
     warn_no_gold(mix)
 
