@@ -95,6 +95,12 @@ def test_local_metamathqa_json_and_bad_rows(tmp_path: Path) -> None:
     code, rows, err = export(str(f), "--total", "4", "--math-ratio", "1.0")
     assert code == 0, err
     assert sorted(r["gold"] for r in rows) == ["0", "3", "6", "9"]
+    lines = tmp_path / "lines.json"  # JSON lines under a .json name, as FineReason's own releases are
+    lines.write_text("".join(json.dumps(r) + "\n" for r in json.loads(metamath("jl", 3))))
+    assert [m["question"] for m in load_math(lines)] == [f"jl question {i}: what is {i} times 3?" for i in range(3)]
+    lines.write_text(lines.read_text() + "{oops\n")
+    with pytest.raises(DataError, match=r"lines.json:4: invalid JSON"):
+        load_math(lines)
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps([{"query": "q", "response": "a"}, {"query": "q2"}]))
     with pytest.raises(DataError, match=r"bad.json: row 2: no question/answer fields"):

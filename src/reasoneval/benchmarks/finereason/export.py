@@ -57,8 +57,18 @@ def _math_rows(path: str | Path) -> list[tuple[str, dict[str, Any]]]:
     """(where, record) of every row: JSON lines by line number, JSON arrays / Parquet by row."""
     p = Path(path)
     if p.name.lower().endswith((".json", ".parquet")):
-        return [(f"{r.source}: row {r.row}", r.data) for r in read_records(p)]
+        try:
+            return [(f"{r.source}: row {r.row}", r.data) for r in read_records(p)]
+        except DataError:
+            if not p.name.lower().endswith(".json") or not _starts_with_object(p):
+                raise  # a .json file of JSON lines (as FineReason's own releases are) is read below
     return [(f"{path}:{lineno}", rec) for lineno, rec in iter_jsonl(path)]
+
+
+def _starts_with_object(p: Path) -> bool:
+    with p.open("rb") as fh:
+        head = fh.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
+    return head.startswith(b"{")
 
 
 def load_math(path: str | Path, question_key: str | None = None, answer_key: str | None = None
