@@ -124,3 +124,16 @@ def test_data_pull_metamathqa_then_export_offline(hub: FakeHub) -> None:
     hub.stop()
     code, rows, err = export("hub:metamathqa", "--total", "2", "--math-ratio", "1.0", "--offline")
     assert code == 0 and len(rows) == 2, err
+
+
+def test_sweep_records_the_hub_commit_of_its_math(hub: FakeHub, tmp_path: Path) -> None:
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("math: hub:metamathqa\npuzzles: [game24]\ndefaults: {total: 4}\n"
+                      "sweeps:\n  only_math: {vary: {math_ratio: [1.0]}}\n")
+    res = CliRunner().invoke(fr_app, ["sweep", str(recipe), str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    man = json.loads((tmp_path / "out" / "only_math" / "rm1.manifest.json").read_text())
+    sha = hub.repos[REPO].refs["main"]
+    assert man["math"]["source"] == f"hf:{REPO}@{sha}" and man["math"]["revision"] == "main"
+    assert man["math"]["files"][0]["path"] == "MetaMathQA-395K.json" and len(man["math"]["files"][0]["sha256"]) == 64
+    assert man["counts"]["by_source"] == {"math": 4}
