@@ -4,7 +4,8 @@
 * verl: :func:`compute_score` ``(data_source, solution_str, ground_truth, extra_info=None) -> float``.
 
 Puzzle rows are judged by the puzzle engines, math rows by math-verify; both in time-bounded sandbox workers,
-and nothing a model writes is executed.
+and nothing a model writes is executed. The workers are forked from a fork server, so a training script keeps
+its top-level work under ``if __name__ == "__main__":`` (as with any multiprocessing start method but fork).
 """
 
 from .functions import RowReward, finereason_reward, math_reward, score_rows

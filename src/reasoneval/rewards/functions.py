@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -149,6 +149,3 @@ def math_reward(prompts: Sequence[Any] | None = None, completions: Sequence[Any]
     answer = _column(columns, "answer", n) if "answer" in columns else _column(columns, "solution", n)
     jobs = [_Job("math", completion_text(c), gold=M.gold_of(gold[i], answer[i])) for i, c in enumerate(completions)]
     return [r.reward for r in _run(jobs, P.DEFAULT_TIMEOUT_S, M.DEFAULT_TIMEOUT_S, BATCH_BUDGET_S)]
-
-
-RewardFunc = Callable[..., list[float]]
