@@ -20,6 +20,7 @@ class ReleaseSpec:
     revision: str  # pinned revision: a commit sha (preferred) or a branch/tag name
     configs: tuple[str, ...]  # HF dataset configs; ("default",) for a single-config dataset
     homepage: str
+    pull_all: bool = True  # pulled by a bare `reasoneval data pull` (training sets are pulled only by name)
 
     def revision_for(self, override: str | None = None) -> str:
         return override or self.revision
@@ -45,6 +46,12 @@ RELEASES: dict[str, ReleaseSpec] = {
         revision="main",  # TODO(pin): full commit sha from the real Hub
         configs=("default",),
         homepage="https://huggingface.co/datasets/meituan-longcat/General365_Public"),
+    # training data, not a benchmark: the math half of FineReason's mix (`finereason export hub:metamathqa`)
+    "metamathqa": ReleaseSpec(
+        "metamathqa", "meta-math/MetaMathQA",
+        revision="main",  # TODO(pin): full commit sha from the real Hub
+        configs=("default",),
+        homepage="https://huggingface.co/datasets/meta-math/MetaMathQA", pull_all=False),
 }
 
 
