@@ -102,3 +102,41 @@ def forget() -> None:
     """What a new process would know: nothing resolved yet."""
     fetch._MEMO.clear()
     fetch._COMMITS.clear()
+
+
+# -- scripted answers (the fake OpenAI server's --answers lines: a prompt containing "contains" gets "response")
+SCRIPTED = [  # varied on purpose: <think>, thousands separators, math-verify, wrong, no box, letter forms
+    ("Gsm question zero", "<think>3+4=7</think>Therefore, the final answer is: $\\boxed{7}$. I hope it is correct"),
+    ("Gsm question one", "1250*2 pens. Therefore, the final answer is: $\\boxed{2,500}$. I hope it is correct"),
+    ("Gsm question two", "Half of nine. Therefore, the final answer is: $\\boxed{\\frac{9}{2}}$."),
+    ("Gsm question three", "10-12. Therefore, the final answer is: $\\boxed{2}$."),
+    ("Math problem A", "Sum. Therefore, the final answer is: $\\boxed{0.75}$. I hope it is correct"),
+    ("Math problem B", "Polar. Therefore, the final answer is: $\\boxed{(3, \\frac{\\pi}{2})}$."),
+    ("Math problem C", "Therefore, the final answer is: $\\boxed{6}$."),
+    ("Math problem D", "The square root of sixteen is four, I think."),
+    ("Math problem E", "<think>2 is prime</think>The answer is $2$. I hope it is correct."),
+    ("Mmlu q0", "Z_4 has four elements.\nAnswer: B"),
+    ("Mmlu q1", "Plato.\n**Answer:** A"),
+    ("Mmlu q2", "answer: C"),
+    ("Mmlu q3", "The skin. $\\boxed{C}$"),
+    ("Mmlu q4", "Answer: A? No, wait.\nAnswer: (B)"),
+]
+
+
+def answers_file(path: Any, lines: list[tuple[str, str]]) -> str:
+    path.write_text("".join(json.dumps({"contains": c, "response": r}) + "\n" for c, r in lines), encoding="utf-8")
+    return str(path)
+
+
+RIGHT = {"Gsm question zero": "\\boxed{7}", "Gsm question one": "\\boxed{2500}", "Gsm question two": "\\boxed{4.5}",
+         "Gsm question three": "\\boxed{-2}", "Math problem A": "\\boxed{\\frac{3}{4}}",
+         "Math problem B": "\\boxed{(3, \\frac{\\pi}{2})}", "Math problem C": "\\boxed{8}",
+         "Math problem D": "\\boxed{4}", "Math problem E": "\\boxed{2}", "Mmlu q0": "Answer: B",
+         "Mmlu q1": "Answer: A", "Mmlu q2": "Answer: A", "Mmlu q3": "Answer: C", "Mmlu q4": "Answer: B"}
+
+
+def checkpoint_answers(right: set[str]) -> list[tuple[str, str]]:
+    """A checkpoint that answers exactly the questions tagged in ``right`` correctly (a wrong number or
+    letter otherwise)."""
+    wrong_letter = {"Answer: A": "Answer: D", "Answer: B": "Answer: D", "Answer: C": "Answer: D"}
+    return [(tag, ans if tag in right else wrong_letter.get(ans, "\\boxed{999}")) for tag, ans in RIGHT.items()]
