@@ -4,6 +4,9 @@ or a local copy with --data; a bad row is one error naming file, row and field."
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from transferdata import GSM8K, MATH500, MMLU
@@ -106,3 +109,18 @@ def test_local_copy_of_the_full_math_release(tmp_path):
     assert [(it.data["problem"], it.gold, it.data["_math"]["level"]) for it in items] == [
         ("p1", "5", 3), ("p2", "\\dfrac{1}{2}", None)]
     assert b.data_version() not in ("unconfigured", "empty")
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.run([sys.executable, "-m", "reasoneval.cli", *args], env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_data_pull_knows_the_plugins_releases(hub_env):
+    """A fresh process: `data pull mmlu` finds the release the plugin declares (hub.release imports it)."""
+    res = _cli("data", "pull", "mmlu")
+    assert res.returncode == 0, res.stderr
+    assert f"{MMLU} all: {hub_env.repos[MMLU].refs['main']} (main), 1 file(s)" in res.stdout
+    bad = _cli("data", "pull", "nosuch")
+    assert bad.returncode == 2 and "no Hub release known for 'nosuch'" in bad.stderr

@@ -33,6 +33,7 @@ CHECKPOINTS = {  # label -> (benchmarks run, tags answered right)
     "mixed": (("gsm8k", "math", "mmlu"), {G + "zero", G + "one", G + "two", M + "A", M + "B", M + "C", M + "D",
                                           M + "E", Q + "0", Q + "1", Q + "3", Q + "4"}),
     "mixed:rm=0.6": (("gsm8k",), {G + "zero"}),
+    "mixed:ru=0.75": (("gsm8k",), {G + "zero", G + "two"}),
     "math-only:n=12.5k": (("gsm8k",), {G + "zero", G + "one"}),
     "mixed:n=12.5k": (("gsm8k",), {G + "zero", G + "one", G + "two", G + "three"}),
 }
@@ -116,7 +117,7 @@ def test_transfer_tables_from_stored_runs(checkpoint_runs, tmp_path):
         ["7B", "mixed", "(paper only)", None, 87.4, None, None]]
     assert _rows(doc, "FineReason Fig. 6") == [[0.6, "1.5B", "mixed", "mixed:rm=0.6", 25.0, None]]
     assert _rows(doc, "FineReason Fig. 7") == [[12500, "1.5B", 50.0, None, 100.0, 81.3]]
-    assert not [t for t in doc["tables"] if t["title"].startswith("FineReason Table 6")]  # no r_u checkpoint
+    assert _rows(doc, "FineReason Table 6") == [[0.75, "1.5B", "mixed", "mixed:ru=0.75", 50.0, None]]
     assert _rows(doc, "FineReason Table 7") == [["1.5B", "base", "base", 40.0, None],
                                                 ["1.5B", "mmlu-only", "mmlu-only", 60.0, None],
                                                 ["1.5B", "mixed", "mixed", 80.0, None]]
@@ -146,6 +147,7 @@ def test_terminal_output_and_unlabelled_runs(checkpoint_runs):
     assert res.returncode == 0, res.stderr
     assert "FineReason Table 5" in res.stdout and "87.40" in res.stdout and "75.00" in res.stdout
     assert "(unlabelled)" in res.stdout  # the base run without a label: listed, placed nowhere
+    assert "FineReason Table 7" not in res.stdout and "FineReason Fig. 6" not in res.stdout
 
 
 @pytest.mark.parametrize(("args", "message"), [
