@@ -80,3 +80,29 @@ def test_extraction_is_linear_on_hostile_text():
 ])
 def test_mmlu_letter(text, want):
     assert extract_letter(text) == want
+
+
+T = "Therefore, the final answer is: $\\boxed{%s}$. I hope it is correct"
+# Crafted answers checked side by side against math-verify's own pipeline as open-r1's math_500 metric calls it
+# (gold: LaTeX extraction; prediction: expression + LaTeX extraction; verify at precision 5): every verdict
+# agrees with it except the two marked, which are this harness's policies (docs/transfer.md).
+SIDE_BY_SIDE = [
+    ("7", T % "7", True), ("2500", T % "2,500", True), ("4.5", T % "\\frac{9}{2}", True), ("-2", T % "2", False),
+    ("18", T % "\\$18", True), ("18", T % "18.00", True), ("100", T % "100 \\text{ dollars}", True),
+    ("3", "so the answer is 3", True), ("3", "#### 3", True),
+    ("25", T % "25\\%", True),  # math-verify: 25% = 0.25 != 25; here a percent sign is dropped
+    ("12", "I think 12 apples.", False),  # math-verify takes the last number; here unextractable (no box/marker)
+    ("\\frac{3}{4}", T % "0.75", True), ("\\frac{3}{4}", T % "\\dfrac{3}{4}", True), ("\\frac{3}{4}", T % "3/4", True),
+    ("\\left( 3, \\frac{\\pi}{2} \\right)", T % "(3, \\pi/2)", True), ("p - q", T % "p-q", True),
+    ("\\frac{14}{3}", T % "4\\frac{2}{3}", True), ("9", T % "9^\\circ", True), ("\\text{Evelyn}", T % "Evelyn", True),
+    ("x^2+7x+10", T % "(x+2)(x+5)", True), ("2\\sqrt{2}", T % "\\sqrt{8}", True), ("[-2,7]", T % "[-2, 7]", True),
+    ("(-\\infty,3)", T % "(-\\infty, 3)", True), ("6 - 5i", T % "6-5i", True), ("1", T % "0.999", False),
+    ("\\pi", T % "3.14159", True), ("\\pi", T % "3.1416", False), ("0", T % "-0", True),
+    ("5", "\\boxed{5} wait no \\boxed{6}", False), ("16", T % "2^4", True),
+    ("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", T % "\\begin{pmatrix}1\\\\2\\end{pmatrix}", True),
+]
+
+
+@pytest.mark.parametrize(("gold", "text", "correct"), SIDE_BY_SIDE)
+def test_verdicts_as_math_verify_decides(gold, text, correct):
+    assert (math_verdict(gold, text).outcome is Outcome.CORRECT) is correct

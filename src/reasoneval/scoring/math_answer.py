@@ -31,6 +31,8 @@ BOXED_COT_TEMPLATE = (
     "quotes) where ANSWER is just the final number or expression that solves the problem. Think step by step "
     "before answering.\n\n{Question}")
 MAX_ANSWER_CHARS = 300
+#: decimal places a decimal answer must match (open-r1's math_500 metric: lighteval's ``precision=5``)
+FLOAT_ROUND = 5
 _MARKER_RE = re.compile(r"(?:final\s++answer|the\s++answer)\s++is\s*+[:：]?|####", re.IGNORECASE)
 _HOPE_RE = re.compile(r"\.?\s*I hope it is correct\.?\s*$", re.IGNORECASE)
 _WRAP_RE = re.compile(r"^\\(?:text|textbf|mathrm|mathbf)\s*\{([^{}]*)\}$")
@@ -121,7 +123,7 @@ def math_verdict(gold: str, text: str, detail: dict[str, Any] | None = None,
     ans, how = final_answer(text)
     assert ans is not None  # quick_verdict decides the unextractable case
     d = {**(detail or {}), "found_by": how, "compared_by": "math-verify"}
-    res = equivalent(gold, ans, timeout=timeout)
+    res = equivalent(gold, ans, float_round=FLOAT_ROUND, timeout=timeout)
     d["math_verify"] = res.reason
     if res.equal is None and res.reason in ("timeout", "error", "unparseable-gold"):
         return Verdict(Outcome.UNANSWERABLE, ans, f"{Method.RULE}-{res.reason}", d)
