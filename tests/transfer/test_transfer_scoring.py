@@ -33,6 +33,8 @@ def test_final_answer(text, want):
 @pytest.mark.parametrize(("gold", "pred", "want"), [
     ("2500", "2,500", True), ("18", "\\$18.00", True), ("25", "25\\%", True), ("4.5", "4.50", True),
     ("-2", "2", False), ("1000", "1,0000", None), ("\\frac{3}{4}", "0.75", None),
+    ("0.5", "0.500001", True), ("0.5", "0.50001", False), ("1" + "0" * 40, "1" + "0" * 40, True),
+    ("1" + "0" * 40, "1" + "0" * 39 + "1", False),
     ("\\left( 3, \\frac{\\pi}{2} \\right)", "(3,\\frac{\\pi}{2})", True), ("\\text{Monday}", "Monday", True),
 ])
 def test_quick_equal(gold, pred, want):

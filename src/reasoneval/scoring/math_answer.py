@@ -17,7 +17,7 @@ Nothing here evaluates model text; every scan is linear in the text's length.
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 from typing import Any
 
 from ..core.types import Outcome, Verdict
@@ -33,6 +33,7 @@ BOXED_COT_TEMPLATE = (
 MAX_ANSWER_CHARS = 300
 #: decimal places a decimal answer must match (open-r1's math_500 metric: lighteval's ``precision=5``)
 FLOAT_ROUND = 5
+MAX_PLAIN_DIGITS = 100  # longer numbers go to math-verify
 _MARKER_RE = re.compile(r"(?:final\s++answer|the\s++answer)\s++is\s*+[:：]?|####", re.IGNORECASE)
 _HOPE_RE = re.compile(r"\.?\s*I hope it is correct\.?\s*$", re.IGNORECASE)
 _WRAP_RE = re.compile(r"^\\(?:text|textbf|mathrm|mathbf)\s*\{([^{}]*)\}$")
@@ -80,7 +81,7 @@ def plain_number(s: str) -> Decimal | None:
     for junk in ("\\$", "$", "\\%", "%", "\\!", "{,}", "\\,", " "):
         t = t.replace(junk, "")
     t = _THOUSANDS_RE.sub("", t)
-    if not _NUMBER_RE.match(t):
+    if len(t) > MAX_PLAIN_DIGITS or not _NUMBER_RE.match(t):
         return None
     try:
         return Decimal(t)
@@ -97,8 +98,11 @@ def quick_equal(gold: str, pred: str) -> bool | None:
     if _norm(gold) == _norm(pred) and _norm(pred):
         return True
     g, p = plain_number(gold), plain_number(pred)
-    if g is not None and p is not None:
-        return g == p
+    if g is not None and p is not None:  # as math-verify rounds: both sides at FLOAT_ROUND places
+        with localcontext() as ctx:
+            ctx.prec = 2 * MAX_PLAIN_DIGITS
+            q = Decimal(1).scaleb(-FLOAT_ROUND)
+            return g.quantize(q, ROUND_HALF_UP) == p.quantize(q, ROUND_HALF_UP)
     return None
 
 
