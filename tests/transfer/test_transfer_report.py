@@ -105,7 +105,7 @@ def test_transfer_tables_from_stored_runs(checkpoint_runs, tmp_path):
     db, ids = checkpoint_runs
     labels = [f"--label={label}={','.join(runs.values())}" for label, runs in ids.items()]
     md = tmp_path / "transfer.md"
-    res = _cli("--store", str(db), *labels, "--md", str(md), "--json")
+    res = _cli("--store", str(db), *labels, "--md", str(md), "--json", "--plots", str(tmp_path / "figs"))
     assert res.returncode == 0, res.stderr
     doc = json.loads(res.stdout)
 
@@ -133,6 +133,10 @@ def test_transfer_tables_from_stored_runs(checkpoint_runs, tmp_path):
     overview = {r[0]: r for r in _rows(doc, "FineReason transfer: checkpoints")}
     assert overview["mixed:rm=0.6"][3] == 0.6 and overview["math-only:n=12.5k"][5] == 12500
     assert overview["mixed"][6].startswith(ids["mixed"]["gsm8k"])
+
+    for fig in ("fig6.png", "fig7.png"):
+        png = (tmp_path / "figs" / fig).read_bytes()
+        assert png.startswith(b"\x89PNG") and len(png) > 5000
 
     text = md.read_text(encoding="utf-8")
     assert "### FineReason Table 5: math reasoning after training (accuracy %)" in text

@@ -139,6 +139,7 @@ def transfer_cmd(
     store: Annotated[Path, typer.Option("--store", envvar="REASONEVAL_STORE", help="SQLite run store")] = Path(
         "reasoneval.db"),
     md: Annotated[Path | None, typer.Option(help="also write the tables as Markdown")] = None,
+    plots: Annotated[Path | None, typer.Option(help="also draw Figs. 6-7 as fig6.png / fig7.png in this folder")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="print the tables as JSON")] = False,
 ) -> None:
     """FineReason's transfer tables (paper Tables 5-7, 11-12, Figs. 6-7) over runs of several checkpoints,
@@ -174,6 +175,15 @@ def transfer_cmd(
     if md:
         md.write_text(render.to_markdown(out), encoding="utf-8")
         typer.echo(f"wrote {md}", err=True)
+    if plots:
+        from .transfer_plots import write_plots
+
+        try:
+            for path in write_plots(out, plots):
+                typer.echo(f"wrote {path}", err=True)
+        except (ValueError, OSError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
     if json_out:
         typer.echo(json.dumps({"tables": [t.to_json() for t in out]}, ensure_ascii=False, indent=1))
     else:
