@@ -119,8 +119,19 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_data_pull_knows_the_plugins_releases(hub_env):
     """A fresh process: `data pull mmlu` finds the release the plugin declares (hub.release imports it)."""
-    res = _cli("data", "pull", "mmlu")
+    res = _cli("data", "pull", "mmlu", "--revision", "main")
     assert res.returncode == 0, res.stderr
     assert f"{MMLU} all: {hub_env.repos[MMLU].refs['main']} (main), 1 file(s)" in res.stdout
     bad = _cli("data", "pull", "nosuch")
     assert bad.returncode == 2 and "no Hub release known for 'nosuch'" in bad.stderr
+
+
+def test_runs_ask_the_hub_for_the_pinned_commits(hub_env, tmp_path):
+    """Without -O revision, a run asks for the pinned sha of the real Hub (which the fake Hub does not have)."""
+    pins = {"gsm8k": "cc7b047b6e5bb11b4f1af84efc572db110a51b3c", "math": "6e4ed1a2a79af7d8630a6b768ec859cb5af4d3be",
+            "mmlu": "c30699e8356da336a370243923dbaf21066bb9fe"}
+    for name, sha in pins.items():
+        res = _cli("run", name, "--limit", "1", "--model", "openai-compat/x@http://127.0.0.1:9/v1", "--store",
+                   str(tmp_path / f"{name}.db"), "--no-progress")
+        assert res.returncode == 2 and "Traceback" not in res.stderr
+        assert f"revision {sha!r} of" in res.stderr and "does not exist" in res.stderr, res.stderr

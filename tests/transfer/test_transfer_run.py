@@ -16,7 +16,8 @@ from reasoneval.testing.procs import FakeServerProc
 
 def _run(args: list[str]) -> dict:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    res = subprocess.run([sys.executable, "-m", "reasoneval.cli", "run", *args, "--no-progress", "--json"],
+    res = subprocess.run([sys.executable, "-m", "reasoneval.cli", "run", *args, "-O", "revision=main", "--no-progress",
+                          "--json"],
                          env=env, capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr
     return json.loads(res.stdout[res.stdout.index("{"):])

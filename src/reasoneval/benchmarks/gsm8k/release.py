@@ -1,7 +1,8 @@
 """GSM8K's Hub release, added to ``reasoneval.hub.RELEASES`` when this plugin is imported.
 
-The pin is ``main`` for the reason given in ``reasoneval/hub/releases.py`` (this machine cannot reach
-huggingface.co); every run records the commit ``main`` resolved to, and ``-O revision=SHA`` pins one.
+Pinned commit: inspect_evals' GSM8K pin; seen as a Hub snapshot folder in several public repositories. This
+machine cannot reach huggingface.co, so the sha was not checked against the Hub here; ``-O revision=REV``
+(``data pull --revision``) picks another revision (a branch is resolved to its commit, which the run records).
 """
 
 from __future__ import annotations
@@ -10,6 +11,6 @@ from ...hub.releases import RELEASES, ReleaseSpec
 
 RELEASE = ReleaseSpec(
     "gsm8k", "openai/gsm8k",
-    revision="main",  # TODO(pin): full commit sha from the real Hub
+    revision="cc7b047b6e5bb11b4f1af84efc572db110a51b3c",
     configs=("main",), homepage="https://huggingface.co/datasets/openai/gsm8k", split="test")
 RELEASES.setdefault(RELEASE.benchmark, RELEASE)

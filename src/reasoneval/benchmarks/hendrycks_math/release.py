@@ -8,8 +8,9 @@ the MATH number DeepSeek reports for the R1-Distill-Qwen models the paper trains
 set (``EleutherAI/hendrycks_math``, fields ``problem``/``solution``/``level``/``type``) runs with
 ``--data PATH``.
 
-The pin is ``main`` for the reason given in ``reasoneval/hub/releases.py``; every run records the commit
-``main`` resolved to, and ``-O revision=SHA`` pins one.
+Pinned commit: the MATH-500 revision pinned by several public evaluation repositories. This machine cannot
+reach huggingface.co, so the sha was not checked against the Hub here; ``-O revision=REV`` (``data pull
+--revision``) picks another revision (a branch is resolved to its commit, which the run records).
 """
 
 from __future__ import annotations
@@ -18,6 +19,6 @@ from ...hub.releases import RELEASES, ReleaseSpec
 
 RELEASE = ReleaseSpec(
     "math", "HuggingFaceH4/MATH-500",
-    revision="main",  # TODO(pin): full commit sha from the real Hub
+    revision="6e4ed1a2a79af7d8630a6b768ec859cb5af4d3be",
     configs=("default",), homepage="https://huggingface.co/datasets/HuggingFaceH4/MATH-500", split="test")
 RELEASES.setdefault(RELEASE.benchmark, RELEASE)
