@@ -4,11 +4,13 @@
     generate PUZZLE --n --seed      N new states in release schema (see ``generate.generate_states``)
     export MATH --total N ...       SFT/RL training mix of puzzle SC/ST samples and math (``export.py``)
     sweep RECIPE OUTDIR             every mix of the paper's sweeps, each with a manifest (``sweep.py``)
+    transfer RUN... --label L=RUN   GSM8K/MATH/MMLU runs of checkpoints as Tables 5-7, 11-12, Figs. 6-7 (``transfer.py``)
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -195,6 +197,66 @@ def parse_puzzles(puzzles: str) -> list[str]:
         typer.echo(f"error: unknown puzzle(s) {', '.join(bad)}; expected {', '.join(PUZZLES)}", err=True)
         raise typer.Exit(2)
     return names
+
+
+@app.command("transfer")
+def transfer_cmd(
+    runs: Annotated[list[str] | None, typer.Argument(help="run ids (or unique prefixes) of gsm8k/math/mmlu runs")] = None,
+    label: Annotated[list[str] | None, typer.Option("--label", "-l", help=(
+        "LABEL=RUN[,RUN...]: the runs of one checkpoint; LABEL is ROLE[@SIZE][:rm=R,ru=R,n=N], ROLE one of "
+        "base, math-only, mmlu-only, mixed (e.g. mixed@7B, mixed:rm=0.6, math-only:n=7.5k)"))] = None,
+    store: Annotated[Path, typer.Option("--store", envvar="REASONEVAL_STORE", help="SQLite run store")] = Path(
+        "reasoneval.db"),
+    md: Annotated[Path | None, typer.Option(help="also write the tables as Markdown")] = None,
+    plots: Annotated[Path | None, typer.Option(help="also draw Figs. 6-7 as fig6.png / fig7.png in this folder")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print the tables as JSON")] = False,
+) -> None:
+    """FineReason's transfer tables (paper Tables 5-7, 11-12, Figs. 6-7) over runs of several checkpoints,
+    the paper's numbers beside ours."""
+    import json
+
+    from ...report import render
+    from ...store.errors import StoreError
+    from ...store.sqlite import RunStore
+    from .transfer import measure, tables
+
+    pairs: list[tuple[str | None, str]] = []
+    for spec in label or []:
+        name, eq, refs = spec.rpartition("=")
+        if not eq or not name.strip() or not refs.strip():
+            typer.echo(f"error: --label {spec!r}: expected LABEL=RUN[,RUN...]", err=True)
+            raise typer.Exit(2)
+        pairs += [(name.strip(), r.strip()) for r in refs.split(",") if r.strip()]
+    labelled = {ref for _, ref in pairs}
+    pairs += [(None, r) for r in runs or [] if r not in labelled]
+    if not pairs:
+        typer.echo("error: no runs: give RUN ids and/or --label LABEL=RUN", err=True)
+        raise typer.Exit(2)
+    if not store.exists():
+        typer.echo(f"error: no store at {store}: point --store / REASONEVAL_STORE at one", err=True)
+        raise typer.Exit(2)
+    try:
+        measured = measure(RunStore(store, readonly=True), pairs)
+    except (ValueError, StoreError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    out = tables(measured)
+    if md:
+        md.write_text(render.to_markdown(out), encoding="utf-8")
+        typer.echo(f"wrote {md}", err=True)
+    if plots:
+        from .transfer_plots import write_plots
+
+        try:
+            for path in write_plots(out, plots):
+                typer.echo(f"wrote {path}", err=True)
+        except (ValueError, OSError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+    if json_out:
+        typer.echo(json.dumps({"tables": [t.to_json() for t in out]}, ensure_ascii=False, indent=1))
+    else:
+        render.to_terminal(out)
 
 
 if __name__ == "__main__":  # pragma: no cover
