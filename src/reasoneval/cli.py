@@ -415,8 +415,15 @@ def report(
     ci: Annotated[bool, typer.Option("--ci", help="add 95% bootstrap confidence intervals per run and subset")] = False,
 ) -> None:
     """Print the tables of one or more runs (terminal and JSON; HTML/Markdown/CSV files)."""
+    from .core.outfile import OutputError, check_target, output_path, write_text
     from .report import collect, render
 
+    try:
+        for target in (md, csv_path, html):
+            if target is not None:
+                check_target(target)
+    except OutputError as e:
+        fail(str(e))
     st = _existing_store(store, readonly=True)
     if md or csv_path or html:
         try:
@@ -432,18 +439,24 @@ def report(
 
             tables.append(ci_table(views))
         written: list[Path] = []
-        if md:
-            md.write_text(render.to_markdown(tables), encoding="utf-8")
-            written.append(md)
-        if csv_path:
-            for path, text in render.csv_files(tables, csv_path):
-                path.write_text(text, encoding="utf-8")
-                written.append(path)
-        if html:
-            from .report.html import write_html
+        try:  # each file all or nothing (core/outfile.py); a failure is one line
+            if md:
+                write_text(md, render.to_markdown(tables))
+                written.append(md)
+            if csv_path:
+                for path, text in render.csv_files(tables, csv_path):
+                    write_text(path, text)
+                    written.append(path)
+            if html:
+                from .report.html import write_html
 
-            write_html(views, html)
-            written.append(html)
+                with output_path(html) as tmp:
+                    write_html(views, tmp)
+                written.append(html)
+        except OutputError as e:
+            for path in written:
+                typer.echo(f"wrote {path}", err=True)
+            fail(str(e))
         for path in written:
             typer.echo(f"wrote {path}", err=True)
     _report(st, runs, json_out, ci=ci)
@@ -482,17 +495,26 @@ def runs_cmd(
 @app.command()
 def export(
     run_ref: str,
-    out: Annotated[Path, typer.Argument(help=".jsonl or .parquet")],
+    out: Annotated[Path, typer.Argument(help=".jsonl, .csv or .parquet")],
     store: StoreOpt = DEFAULT_STORE,
 ) -> None:
-    """Export a run's completions and verdicts."""
+    """Export a run's completions and verdicts (one row per completion; the suffix picks the format)."""
+    from .core.outfile import OutputError, check_target
     from .report.collect import resolve_run
     from .store.export import export as do_export
+    from .store.export import export_format
 
+    try:  # a path that cannot be written is reported before anything is read
+        check_target(out)
+        export_format(out)
+    except OutputError as e:
+        fail(str(e))
     st = _existing_store(store, readonly=True)
     try:
         run = resolve_run(st, run_ref)
         n = do_export(st, run["run_id"], "default", out, _golds(run))
+    except OutputError as e:
+        fail(str(e))
     except (KeyError, RuntimeError) as e:
         fail(str(e.args[0]))
     typer.echo(f"wrote {n} rows to {out}", err=True)
