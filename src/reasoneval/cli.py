@@ -154,10 +154,13 @@ def run(
 
     http = HTTPOptions(timeout_s=timeout_total, connect_timeout_s=timeout_connect, read_timeout_s=timeout_read,
                        hedge_after_s=hedge_after, stream=stream)
+    from .runner.signals import Termination
+
     st = RunStore(store)
+    term = Termination()  # SIGTERM / SIGHUP stop the run like Ctrl-C
     try:
         # this process alone runs run_id on this store (else one `error:` line); released when the run ends
-        with st.run_lock(run_id):
+        with term, st.run_lock(run_id):
             if executor == "ray":
                 from .runner.ray_exec import json_object, run_ray
 
@@ -168,16 +171,19 @@ def run(
                                  runtime_env=json_object("--ray-runtime-env", ray_runtime_env),
                                  concurrency=ray_worker_concurrency, start_timeout_s=ray_start_timeout)
             else:
-                result = asyncio.run(_run_local(bench, spec, st, concurrency, retry_errors, progress, announce,
-                                                http))
+                result = asyncio.run(term.guard(_run_local(bench, spec, st, concurrency, retry_errors, progress,
+                                                           announce, http)))
     except ModelError as e:
         fail(str(e))
     except (FileNotFoundError, ValueError) as e:
         fail(str(e))
-    except KeyboardInterrupt:
-        typer.echo(f"\ninterrupted: run {run_id} is stored in {store}; re-run the same command to resume it "
+    except (KeyboardInterrupt, asyncio.CancelledError) as e:
+        if isinstance(e, asyncio.CancelledError) and term.signum is None:
+            raise
+        how = f" by {term.name}" if term.signum is not None else ""
+        typer.echo(f"\ninterrupted{how}: run {run_id} is stored in {store}; re-run the same command to resume it "
                    "(nothing finished is asked again)", err=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(term.exit_code) from None
     typer.echo(f"run {result.run_id}{' (resumed)' if result.resumed else ''}: {result.units} items, "
                f"{result.generated} generated, {result.cached} cached, {result.reused} reused, "
                f"{result.errors} errors  [store {store}]", err=True)
