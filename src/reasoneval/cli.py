@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -127,8 +128,11 @@ def run(
         from .hub import set_offline
 
         set_offline(True)
+    _check_finite("--temperature", temperature, low=0.0)
+    _check_finite("--top-p", top_p, low=0.0, high=1.0)
     name, subset = registry.parse_target(target)
     bench = _bench_with_options(name, option, data)
+    _check_data_path(bench.options.data)
     mode = mode or bench.default_mode
     if mode not in bench.modes():
         fail(f"unknown mode {mode!r} for {name}; known: {', '.join(bench.modes())}")
@@ -142,7 +146,7 @@ def run(
     try:
         data_version = bench.data_version()
     except (FileNotFoundError, ValueError) as e:
-        fail(str(e))
+        fail(_data_message(bench, e))
     spec = RunSpec(name, subset, mode, model, params, samples, seed or 0, limit, judge, bench.options,
                    data_version=data_version, settings=settings_record)
     _check_selects_items(bench, spec)
@@ -193,6 +197,38 @@ def run(
         raise typer.Exit(code)
 
 
+def _check_finite(flag: str, value: float | None, low: float, high: float | None = None) -> None:
+    """A sampling parameter is a finite number in range (NaN and infinity are not JSON: no server takes them)."""
+    if value is None:
+        return
+    if not math.isfinite(value) or value < low or (high is not None and value > high):
+        fail(f"{flag} {value}: must be a number from {low:g}" + (f" to {high:g}" if high is not None else " up"))
+
+
+def _check_data_path(raw: str | None) -> None:
+    """``--data`` (or ``-O data=``) names a folder or a non-empty regular file: a device, a pipe (``/dev/zero``)
+    or an empty file is one line before any benchmark reads it (a missing path: the benchmark explains its
+    expected layout)."""
+    if not raw:
+        return
+    p = Path(raw).expanduser()
+    if not p.exists() or p.is_dir():
+        return
+    if not p.is_file():
+        fail(f"--data {raw}: not a regular file or folder")
+    if p.stat().st_size == 0:
+        fail(f"--data {raw}: empty file (0 bytes), no items")
+
+
+def _data_message(bench: Any, e: Exception) -> str:
+    """The message of a data error; a file that is not text is named (the decoder's message does not)."""
+    if isinstance(e, UnicodeDecodeError):
+        raw = bench.options.data
+        where = f"--data {raw}" if raw and Path(raw).is_file() else f"a file under --data {raw}"
+        return f"{where}: not UTF-8 text ({e.reason} at byte {e.start + 1}); expected JSON, JSON lines or Parquet"
+    return str(e)
+
+
 def _read_system(system: str | None) -> str | None:
     if system and system.startswith("@"):
         try:
@@ -202,8 +238,14 @@ def _read_system(system: str | None) -> str | None:
     return system or None
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
 def _extra_body(text: str | None) -> str | None:
     try:
+        if text:
+            json.loads(text, parse_constant=_no_constant)  # NaN / Infinity: Python reads them, servers do not
         return GenParams.canonical_extra(text)
     except ValueError as e:
         fail(f"--extra-body: {e}")
@@ -253,7 +295,7 @@ def _check_selects_items(bench: Any, spec: Any) -> None:
         target = spec.benchmark + (f":{spec.subset}" if spec.subset else "")
         applies = [s for s in bench.subsets() if bench.load(s, spec.mode)]
     except (FileNotFoundError, ValueError, KeyError) as e:
-        fail(str(e.args[0]) if isinstance(e, KeyError) else str(e))
+        fail(str(e.args[0]) if isinstance(e, KeyError) else _data_message(bench, e))
     hint = (f"mode {spec.mode!r} applies to: {', '.join(applies)}" if applies
             else f"no subset has items in mode {spec.mode!r}")
     fail(f"{target} has no items in mode {spec.mode!r}; {hint}")
