@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -377,16 +379,31 @@ def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", c
         from .report.stats_tables import ci_table
 
         tables.append(ci_table(views))
-    if json_out:
-        typer.echo(json.dumps({"runs": [{"run": v.run, "stats": v.stats} for v in views],
-                               "tables": [t.to_json() for t in tables]}, ensure_ascii=False, indent=1))
-    else:
-        render.to_terminal(tables)
-        for v in views:
-            s = v.stats
-            typer.echo(f"{v.run['run_id']} {v.run['model']}: {s['items']} items, {s['errors']} errors, "
-                       f"{s['unextractable']} unextractable ({s['truncated']} truncated), "
-                       f"{s['prompt_tokens']}+{s['completion_tokens']} tokens")
+    with _stdout_guard():
+        if json_out:
+            typer.echo(json.dumps({"runs": [{"run": v.run, "stats": v.stats} for v in views],
+                                   "tables": [t.to_json() for t in tables]}, ensure_ascii=False, indent=1))
+        else:
+            render.to_terminal(tables)
+            for v in views:
+                s = v.stats
+                typer.echo(f"{v.run['run_id']} {v.run['model']}: {s['items']} items, {s['errors']} errors, "
+                           f"{s['unextractable']} unextractable ({s['truncated']} truncated), "
+                           f"{s['prompt_tokens']}+{s['completion_tokens']} tokens")
+        sys.stdout.flush()
+
+
+@contextlib.contextmanager
+def _stdout_guard() -> Iterator[None]:
+    """Printing to a standard output that is a full device or a closed pipe (``> /dev/full``, ``| head``) is one
+    line (or, for a reader that is gone, nothing), not a traceback."""
+    try:
+        yield
+    except OSError as e:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more reaches the broken output
+        if isinstance(e, BrokenPipeError):
+            raise typer.Exit(0) from None
+        fail(f"cannot write to standard output: {e.strerror or e}")
 
 
 @app.command()

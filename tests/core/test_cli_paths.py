@@ -159,3 +159,26 @@ def test_output_path_is_all_or_nothing(tmp_path: Path) -> None:
     assert out.read_text() == "one" and sorted(p.name for p in tmp_path.iterdir()) == ["o.txt"]
     write_text(out, "two \ud800")  # a lone surrogate from a model: its escape, not a crash
     assert out.read_text() == "two \\ud800"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("extra", [[], ["--json"]])
+def test_report_to_a_full_standard_output_is_one_line(stored: tuple[Path, str], extra: list[str]) -> None:
+    d, rid = stored
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "reasoneval.cli", "report", rid, "--store", "s.db", *extra],
+                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=120, cwd=d)
+    assert p.returncode == 2 and p.stderr.strip() == ("error: cannot write to standard output: "
+                                                      "No space left on device"), p.stderr[-2000:]
+
+
+def test_report_into_a_closed_pipe_is_quiet(stored: tuple[Path, str]) -> None:
+    d, rid = stored
+    r, w = os.pipe()
+    os.close(r)  # the reader is gone before anything is written
+    try:
+        p = subprocess.run([sys.executable, "-m", "reasoneval.cli", "report", rid, "--store", "s.db", "--json"],
+                           stdout=w, stderr=subprocess.PIPE, text=True, timeout=120, cwd=d)
+    finally:
+        os.close(w)
+    assert p.returncode == 0 and p.stderr == "", p.stderr[-2000:]
