@@ -118,6 +118,23 @@ def test_a_link_count_that_settles_is_a_store_being_created(tmp_path: Path) -> N
     RunStore(tmp_path / "s.db").close()
 
 
+def test_the_name_left_by_a_creator_that_died_is_removed(tmp_path: Path) -> None:
+    """A creator killed between linking the new store into place and removing its temporary name leaves two
+    links; the temporary name of a dead process is not a second name of the store."""
+    RunStore(tmp_path / "s.db").close()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    left = tmp_path / f".s.db.{dead.pid}.0badf00d.new"
+    os.link(tmp_path / "s.db", left)
+    live = tmp_path / f".s.db.{os.getpid()}.0badf00d.new"  # a creator still running: not touched
+    RunStore(tmp_path / "s.db").close()
+    assert not left.exists()
+    os.link(tmp_path / "s.db", live)
+    with pytest.raises(StoreError, match="2 hard links"):
+        RunStore(tmp_path / "s.db")
+    assert live.exists()
+
+
 # ---- atomic creation --------------------------------------------------------------------------------------
 
 def _open_at(path: str, barrier: multiprocessing.synchronize.Barrier, out: multiprocessing.queues.Queue) -> None:

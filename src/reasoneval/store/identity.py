@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import glob
 import os
 import secrets
 import sqlite3
@@ -46,7 +47,8 @@ def real_path(path: Path) -> Path:
 
 def check_single_link(real: Path, shown: Path) -> None:
     """Refuse a store file that has other names (hard links); a link count above one that disappears within
-    :data:`_LINK_SETTLE_S` is a store being created by another process, not a second name."""
+    :data:`_LINK_SETTLE_S` is a store being created by another process, not a second name. The temporary name
+    of a creator that died between linking and unlinking it is removed."""
     deadline = time.monotonic() + _LINK_SETTLE_S
     while True:
         try:
@@ -56,6 +58,8 @@ def check_single_link(real: Path, shown: Path) -> None:
         if links <= 1:
             return
         if time.monotonic() >= deadline:
+            if _remove_dead_creators_names(real):
+                continue
             break
         time.sleep(0.01)
     raise StoreError(
@@ -66,6 +70,35 @@ def check_single_link(real: Path, shown: Path) -> None:
 
 def _temp_name(real: Path) -> Path:
     return real.with_name(f".{real.name}.{os.getpid()}.{secrets.token_hex(4)}.new")
+
+
+def _remove_dead_creators_names(real: Path) -> bool:
+    """Remove temporary names (:func:`_temp_name`) of ``real``'s file left by creators no longer alive;
+    returns whether one was removed."""
+    st = os.stat(real)
+    removed = False
+    for p in real.parent.glob(f".{glob.escape(real.name)}.*.new"):
+        pid = p.name[len(real.name) + 2:].split(".")[0]
+        try:
+            other = os.stat(p)
+        except OSError:
+            continue
+        if (other.st_dev, other.st_ino) != (st.st_dev, st.st_ino) or not pid.isdigit() or _alive(int(pid)):
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            p.unlink()
+            removed = True
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def create(real: Path, init: Callable[[sqlite3.Connection], None]) -> bool:
