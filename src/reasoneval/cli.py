@@ -224,9 +224,9 @@ def _check_data_path(raw: str | None) -> None:
 
 def _data_message(bench: Any, e: Exception) -> str:
     """The message of a data error; a file that is not text is named (the decoder's message does not)."""
-    if isinstance(e, UnicodeDecodeError):
-        raw = bench.options.data
-        where = f"--data {raw}" if raw and Path(raw).is_file() else f"a file under --data {raw}"
+    raw = bench.options.data
+    if isinstance(e, UnicodeDecodeError) and raw:
+        where = f"--data {raw}" if Path(raw).is_file() else f"a file under --data {raw}"
         return f"{where}: not UTF-8 text ({e.reason} at byte {e.start + 1}); expected JSON, JSON lines or Parquet"
     return str(e)
 
