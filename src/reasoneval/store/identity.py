@@ -113,7 +113,12 @@ def create(real: Path, init: Callable[[sqlite3.Connection], None]) -> bool:
         try:
             init(db)
         finally:
-            db.close()  # the last connection: the log is checkpointed into the file and removed
+            db.close()  # the last connection: a log, if any, is checkpointed into the file and removed
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)  # complete on disk before it takes the name
+        finally:
+            os.close(fd)
         return _link_into_place(tmp, real)
     finally:
         for p in (tmp, tmp.with_name(tmp.name + "-wal"), tmp.with_name(tmp.name + "-shm")):

@@ -138,11 +138,14 @@ def _detail_json(detail: dict[str, Any]) -> str:
 
 
 def _init_new(db: sqlite3.Connection) -> None:
-    """A new store's content, built before it takes its name (``identity.create``)."""
+    """A new store's content, built before it takes its name (``identity.create``; a temporary file, so without
+    a journal or syncs of its own: ``create`` syncs the finished file once)."""
+    db.execute("PRAGMA journal_mode=OFF")
+    db.execute("PRAGMA synchronous=OFF")
     db.execute(f"PRAGMA application_id={identity.APP_ID}")
-    db.execute("PRAGMA journal_mode=WAL")
     db.executescript(SCHEMA)
     migrate(db)
+    db.execute("PRAGMA journal_mode=WAL")  # recorded in the file's header
 
 
 def _connect_ro(path: Path, shown: Path) -> sqlite3.Connection:
