@@ -560,7 +560,7 @@ def runs_cmd(
 @app.command()
 def export(
     run_ref: str,
-    out: Annotated[Path, typer.Argument(help=".jsonl, .csv or .parquet")],
+    out: Annotated[Path, typer.Argument(help=".jsonl, .json, .csv or .parquet")],
     store: StoreOpt = DEFAULT_STORE,
 ) -> None:
     """Export a run's completions and verdicts (one row per completion; the suffix picks the format)."""

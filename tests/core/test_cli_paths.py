@@ -123,10 +123,18 @@ def test_export_csv_is_real_csv_one_row_per_completion(stored: tuple[Path, str])
     assert odd["response"] == ODD and odd["outcome"] == "correct"
 
 
+def test_export_json_is_one_array_of_the_json_lines_rows(stored: tuple[Path, str]) -> None:
+    d, rid = stored
+    assert _cli("export", rid, "rows.json", "--store", "s.db", cwd=d).returncode == 0
+    assert _cli("export", rid, "rows.jsonl", "--store", "s.db", cwd=d).returncode == 0
+    assert json.loads((d / "rows.json").read_text()) == [
+        json.loads(x) for x in (d / "rows.jsonl").read_text().splitlines()]
+
+
 def test_export_refuses_an_unknown_suffix(stored: tuple[Path, str]) -> None:
     d, rid = stored
     _one_line_error(_cli("export", rid, "rows.txt", "--store", "s.db", cwd=d), "unknown format '.txt'",
-                    ".jsonl, .csv or .parquet")
+                    ".jsonl, .json, .csv or .parquet")
     assert not (d / "rows.txt").exists()
 
 

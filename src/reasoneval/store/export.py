@@ -1,5 +1,5 @@
-"""Export a run's completions and verdicts: JSON lines, CSV (one row per completion, flattened columns) or
-Parquet (where pyarrow is installed)."""
+"""Export a run's completions and verdicts: JSON lines, a JSON array, CSV (one row per completion, flattened
+columns) or Parquet (where pyarrow is installed)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def rows(store: RunStore, run_id: str, scorer: str, golds: dict[str, Any] | None
 
 
 #: export formats by file suffix
-FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".parquet": "parquet"}
+FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv", ".parquet": "parquet"}
 
 #: the CSV columns: one row per completion, nested values flattened (the verdict into its fields; prompt,
 #: a non-text gold and the verdict's detail as JSON text)
@@ -54,7 +54,7 @@ def export_format(path: Path) -> str:
     if path.exists() and not path.is_file() and not path.is_dir():
         return "jsonl"
     raise OutputError(f"cannot export to {path}: unknown format {path.suffix or '(no suffix)'!r}; "
-                      "name the file .jsonl, .csv or .parquet")
+                      "name the file .jsonl, .json, .csv or .parquet")
 
 
 def _json(v: Any) -> str:
@@ -84,6 +84,9 @@ def export(store: RunStore, run_id: str, scorer: str, path: Path, golds: dict[st
                 w = csv.writer(f)
                 w.writerow(CSV_COLUMNS)
                 w.writerows(csv_row(r) for r in data)
+        elif fmt == "json":  # one JSON array of the same rows
+            with tmp.open("w", encoding="utf-8", errors="backslashreplace") as f:
+                f.write("[\n" + ",\n".join(json.dumps(r, ensure_ascii=False) for r in data) + "\n]\n")
         else:
             with tmp.open("w", encoding="utf-8", errors="backslashreplace") as f:
                 for r in data:
