@@ -11,8 +11,8 @@ evaluated exactly with :class:`fractions.Fraction`, with SymPy's meaning of each
   Integer 24;
 * ``a ** (p/q)`` is exact when the root is rational, as SymPy's automatic simplification makes it;
 * ``//`` and ``%`` are floor division and ``Mod`` (Python's signs);
-* a text Python cannot tokenize or parse (``$``, ``×``, ``÷``, ``\\cdot``, ``3(4)``, ``**24**``) is a
-  ``parsing error``, as ``sympify`` raises.
+* a text Python cannot tokenize or parse (``$``, ``×``, ``÷``, ``\\cdot``, ``**24**``) is a ``parsing
+  error``, as ``sympify`` raises, and so is a number called (``3(4)``: SymPy raises a TypeError).
 
 What SymPy would do with names (symbols, ``sqrt(...)``), factorials (``!``), irrational powers, complex
 numbers, comparisons or tuples is not reproduced: such an answer is ``unsupported`` and counted wrong (the
@@ -35,6 +35,10 @@ UNSUPPORTED = "unsupported"
 
 
 class _Unsupported(Exception):
+    pass
+
+
+class _NotCallable(Exception):
     pass
 
 
@@ -141,6 +145,9 @@ def _eval(node: ast.AST) -> _Value:
         if isinstance(v, _Zoo):
             return v
         return -v if isinstance(node.op, ast.USub) else v
+    if isinstance(node, ast.Call):
+        _eval(node.func)  # a number called, ``3(8)``: SymPy's Integer is not callable (a TypeError)
+        raise _NotCallable
     if isinstance(node, ast.BinOp):
         a, b = _eval(node.left), _eval(node.right)
         op = node.op
@@ -176,7 +183,7 @@ def sympy_equals_24(expression: str) -> str:
         value = _eval(tree)
     except _Unsupported:
         return UNSUPPORTED
-    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+    except (_NotCallable, SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return PARSING_ERROR
     if isinstance(value, _Zoo) or isinstance(value, float):
         return "0"
