@@ -16,7 +16,9 @@ mode                   items (per puzzle)              correct when
 =====================  ==============================  ======================================================
 
 Item ids are the 0-based record index in the data file (stable). Prompts are the official templates
-(``prompts.py``; one user message, no system prompt); scoring is ``tasks.py``. ``Verdict.detail`` carries
+(``prompts.py``; one user message, no system prompt); answers are read as the official code reads them
+(``score_official.py``, ``score_official_e2e.py``; ``-O scoring=official``, the default) or by the corrected
+scorer (``tasks.py``, ``-O scoring=corrected``), the other reading kept beside it. ``Verdict.detail`` carries
 ``puzzle``, ``gold`` (the label, the reference next state or a reference solution), ``error_type`` (one of
 ``tasks.ERROR_TYPES`` or None) and ``depth`` (moves from the root; not for end-to-end).
 
