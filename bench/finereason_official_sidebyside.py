@@ -208,6 +208,41 @@ def ours(bench: FineReason, mode: str, item: Item, text: str) -> tuple[bool, str
     return v.correct, ("1" if v.correct else v.detail.get("official_error"))
 
 
+def adversarial() -> None:
+    """The bounded readers on the worst texts found for them: seconds per call."""
+    from reasoneval.benchmarks.finereason.g24_value import MAX_CHARS, sympy_equals_24
+    from reasoneval.benchmarks.finereason.score_official import (
+        MAX_LITERAL_CHARS,
+        last_bracket,
+        python_literal,
+    )
+    from reasoneval.benchmarks.finereason.score_official_e2e import last_table
+
+    def literal(text: str) -> object:
+        try:
+            return python_literal(text)
+        except Exception as exc:  # noqa: BLE001 - the official readers catch everything
+            return type(exc).__name__
+
+    n = MAX_LITERAL_CHARS
+    cases: list[tuple[str, Callable[[], object]]] = [
+        ("literal_eval, 100k chars of strings", lambda: literal("[" + "'1', " * (n // 5 - 1) + "]")),
+        ("literal_eval, 100k chars of nesting", lambda: literal("[" + "(" * (n - 2) + "]")),
+        ("literal_eval, 100k-digit integer", lambda: literal("[" + "9" * (n - 2) + "]")),
+        ("literal_eval, over the limit", lambda: literal("[" + " " * n + "]")),
+        ("last [[...]] of 2 MB '[[' (regex: quadratic)", lambda: last_table("[[" * 1_000_000)),
+        ("last [...] of 2 MB '['", lambda: last_bracket("[" * 2_000_000)),
+        ("Game of 24, 10k signs", lambda: sympy_equals_24("-" * (MAX_CHARS - 20) + "(5+9-12)*12")),
+        ("Game of 24, 10k parentheses", lambda: sympy_equals_24("(" * (MAX_CHARS // 2) + "24" + ")" * (MAX_CHARS // 2 - 2))),
+        ("Game of 24, huge power", lambda: sympy_equals_24("9**9**9")),
+    ]
+    print("adversarial texts (seconds per call):")
+    for name, fn in cases:
+        t = time.perf_counter()
+        got = fn()
+        print(f"  {name:48s} {time.perf_counter() - t:8.4f}  -> {str(got)[:30]!r}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("checkout", type=Path, help="a checkout of DAMO-NLP-SG/FineReason")
@@ -251,6 +286,7 @@ def main() -> None:
     for key, (n, verdict, label, other) in totals.items():
         print(f"{key:33s} {n:4d} {verdict:15d} {label:13d} {other:18d}  ({100 * verdict / n:.1f}% verdicts agree)")
     print(f"time: official {t_off:.2f} s, ours {t_ours:.2f} s")
+    adversarial()
     if args.write:
         with args.write.open("w", encoding="utf-8") as f:
             for row in rows:

@@ -141,10 +141,14 @@ def _eval(node: ast.AST) -> _Value:
     if isinstance(node, ast.Constant):
         return _num(node.value)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.UAdd | ast.USub):
-        v = _eval(node.operand)
+        negative = False
+        while isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.UAdd | ast.USub):  # a long chain of
+            negative ^= isinstance(node.op, ast.USub)  # signs is walked in a loop, not by recursion
+            node = node.operand
+        v = _eval(node)
         if isinstance(v, _Zoo):
             return v
-        return -v if isinstance(node.op, ast.USub) else v
+        return -v if negative else v
     if isinstance(node, ast.Call):
         _eval(node.func)  # a number called, ``3(8)``: SymPy's Integer is not callable (a TypeError)
         raise _NotCallable
