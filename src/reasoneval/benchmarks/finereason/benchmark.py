@@ -378,7 +378,7 @@ class FineReason(Benchmark):
             from .score_official import scoring_diff_table
 
             tables = [self._st_table(title, groups), self._error_table(f"{title} error types", groups)]
-            diff = scoring_diff_table(f"{title} official vs corrected scoring", groups, self.opts.scoring)
+            diff = scoring_diff_table(f"{title} official vs corrected scoring", groups, self.opts.scoring, True)
             if diff is not None:
                 tables.append(diff)
         else:

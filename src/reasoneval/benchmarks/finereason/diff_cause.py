@@ -125,7 +125,7 @@ def _e2e_cause(puzzle: str, record: dict[str, Any], text: str, off: tasks.Verdic
         if label == "different numbers" and re.fullmatch(r"\s*24\s*", expr):
             return "'24 = expr' reads 24 officially (the left of the first '=')"
         if label == "parsing error":
-            return "SymPy cannot parse the expression officially (×, ÷, $, markdown, \\cdot, \\frac, words)"
+            return f"SymPy cannot parse the expression officially ({_unparsable(expr)})"
         if label == "unsupported":
             return "names or factorials are evaluated symbolically officially (not reproduced: counted wrong)"
         if not marker:
@@ -149,6 +149,17 @@ def _e2e_cause(puzzle: str, record: dict[str, Any], text: str, off: tasks.Verdic
             return "the official table comparison is exact: \"9\" is not 9"
         return "officially the last [[...]] after 'Solution:' is read by ast.literal_eval"
     return "the official reader decides otherwise"
+
+
+def _unparsable(expr: str) -> str:
+    """What in a Game-of-24 expression SymPy cannot parse (the first kind found)."""
+    found = [what for marks, what in ((("×", "÷", "·", "−"), "a × ÷ · − sign"), (("$",), "$...$"),
+                                      (("**",), "markdown **"), (("\\",), "a LaTeX command left"),
+                                      (("`",), "a backquote"))
+             if any(m in expr for m in marks)]
+    if re.search(r"[A-Za-z]", expr):
+        found.append("words")
+    return ", ".join(found) or "not Python arithmetic"
 
 
 def _ints(text: str) -> list[int]:

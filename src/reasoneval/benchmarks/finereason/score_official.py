@@ -264,7 +264,8 @@ def _other_correct(v: Verdict) -> bool:
     return bool(d["other_correct"]) if "other_correct" in d else d["other_scoring"] == d.get("gold")
 
 
-def scoring_diff_table(title: str, groups: list[tuple[str, list[Verdict | None]]], chosen: str) -> Table | None:
+def scoring_diff_table(title: str, groups: list[tuple[str, list[Verdict | None]]], chosen: str,
+                       state_transition: bool = False) -> Table | None:
     """Per puzzle: accuracy under the chosen reading and under the other one (kept in
     ``detail["other_scoring"]`` / ``["other_correct"]``), how many answers the two read differently and how
     many verdicts differ. None when no verdict carries the other reading (runs scored before the option
@@ -287,7 +288,8 @@ def scoring_diff_table(title: str, groups: list[tuple[str, list[Verdict | None]]
     return Table(title, ["puzzle", "n", f"accuracy ({chosen})", f"accuracy ({other})", "difference",
                          "answers read differently", "verdicts differ"],
                  rows, [f"scoring={chosen} is this run's; the {other} reading of the same completions is shown beside "
-                        "it (official: the official get_answer / is_next_state exactly; corrected: think removed, "
-                        "whole-word labels, states compared as the puzzle's states)",
-                        "state transition: Sudoku, Graph Coloring and Game of 24 only (Grid has no official "
-                        "reader here and is left out of n)"])
+                        "it (official: the official get_answer / is_next_state exactly, the raw output read; "
+                        "corrected: think removed and cut-off outputs unanswerable, whole-word labels, states "
+                        "compared as the puzzle's states, solutions checked by the puzzle's rules)"]
+                 + (["state transition: Sudoku, Graph Coloring and Game of 24 only (Grid has no official reader "
+                     "here and is left out of n)"] if state_transition else []))
