@@ -15,9 +15,6 @@ official reading (the runner's scoring path, ``score_completion``), and prints t
 puzzle (verdict and official label), and how many verdicts the corrected reading
 (``-O scoring=corrected``) gives differently from the official code. ``--write`` stores the crafted answers with the official verdicts as
 the fixture the tests replay (``tests/finereason/fixtures/official_crafted.jsonl``).
-
-Grid state transition has no official reader in this package (the corrected scorer decides it under both
-values of ``scoring``); it is printed apart and not stored.
 """
 
 from __future__ import annotations
@@ -111,7 +108,11 @@ def st_templates(puzzle: str, item: Item) -> list[str]:
                 f"Next state: {_g24(gold, lambda e: json.dumps(e))}",
                 f"Next state: {_g24(gold, lambda e: repr(e).replace('(', chr(92) + 'x28'))}"]
     else:
-        out += [f"Next state: {_fmt(gold)}".replace("'", '"'), "Next state: [\n" + ",\n".join(map(str, gold)) + "\n]"]
+        as_text = [[str(v) for v in row] for row in gold]
+        floats = [[float(v) if isinstance(v, int) and not isinstance(v, bool) else v for v in row] for row in gold]
+        out += [f"Next state: {_fmt(gold)}".replace("'", '"'), "Next state: [\n" + ",\n".join(map(str, gold)) + "\n]",
+                f"Next state: {as_text}", f"Next state: {floats}", f"Next state: {_fmt(inp['initial'])}",
+                f"Next state: {_fmt(tuple(tuple(r) for r in gold))}"]
     return out
 
 
@@ -173,7 +174,7 @@ def craft(bench: FineReason) -> Iterator[tuple[str, str, Item, str]]:
             for t in SC_TEMPLATES:
                 yield puzzle, SC, it, t(puzzle)
     for puzzle in PUZZLES:
-        for it in _pick(bench.load(puzzle, ST), 8 if puzzle != "gridpuzzle" else 4, ST):
+        for it in _pick(bench.load(puzzle, ST), 8, ST):
             for text in st_templates(puzzle, it):
                 yield puzzle, ST, it, text
     for puzzle in PUZZLES:
@@ -206,6 +207,57 @@ def ours(bench: FineReason, mode: str, item: Item, text: str) -> tuple[bool, str
     if mode == SC:
         return v.correct, v.extracted
     return v.correct, ("1" if v.correct else v.detail.get("official_error"))
+
+
+def grid_sweep(bench: FineReason) -> None:
+    """Every released Grid state: the official next tables of the current state (and, at an unsolvable
+    state, of the parent) for every unapplied clue, beside this package's (``score_official_grid``); and the
+    official verdict of the reference answer, the shown child, the parent and the current state beside ours."""
+    import gridpuzzle_tree  # type: ignore[import-not-found]
+
+    from reasoneval.benchmarks.finereason.score_official_grid import _Grid, official_grid_st
+
+    apps = same = extra = missing = 0
+    verdicts = agree = labels = 0
+    official = official_reader_cached()
+    for item in bench.load("gridpuzzle", ST):
+        inp, out_ = item.data["inputs"], item.data["outputs"]
+        sol = out_["solution"]
+        domains = {h: sorted({row[j] for row in sol[1:]}) for j, h in enumerate(sol[0])}
+        conds = [c["conditions"] for c in inp["clues"].values()]
+        tree = gridpuzzle_tree.LogicGridPuzzleTree(inp["initial"], domains, conds)
+        grid = _Grid(item.data)
+        starts = [(inp["current"], inp["applied_clues"])]
+        if out_["current_status"] == "Unsolvable":
+            starts.append((inp["initial_to_current"][-2], inp["applied_clues"][:-1]))
+        for table, applied in starts:
+            for k, c in inp["clues"].items():
+                if k in applied:
+                    continue
+                theirs = [t for t, _, _ in tree.apply_clue_to_table(c["conditions"], table)]
+                ours = grid.next_tables(table, c["conditions"])
+                apps += 1
+                same += all(t in ours for t in theirs) and all(t in theirs for t in ours)
+                missing += sum(t not in ours for t in theirs)
+                extra += sum(t not in theirs for t in ours)
+        for text in (f"Next state: {item.gold}", f"Next state: {inp['unsolvable_child']}",
+                     f"Next state: {inp['initial_to_current'][-2]}", f"Next state: {inp['current']}"):
+            want = official("gridpuzzle", ST, item, text)
+            label, _ = official_grid_st(item.data, text)
+            verdicts += 1
+            agree += (label == "1") == want[0]
+            labels += (label == "1", label) == want
+    print(f"Grid sweep, 500 released states: {apps} clue applications, next tables equal in {same}; "
+          f"official tables missing here {missing}, extra here {extra} (two values sent to one cell: every "
+          f"winner accepted); answers = reference / shown child / parent / current state: verdicts agree "
+          f"{agree}/{verdicts}, labels {labels}/{verdicts}")
+
+
+_READER: list[Callable[[str, str, Item, str], tuple[bool, str | None]]] = []
+
+
+def official_reader_cached() -> Callable[[str, str, Item, str], tuple[bool, str | None]]:
+    return _READER[0]
 
 
 def adversarial() -> None:
@@ -248,12 +300,14 @@ def main() -> None:
     ap.add_argument("checkout", type=Path, help="a checkout of DAMO-NLP-SG/FineReason")
     ap.add_argument("--write", type=Path, help="store the crafted answers and official verdicts (JSONL)")
     ap.add_argument("--show", type=int, default=20, help="disagreements to print")
+    ap.add_argument("--grid-sweep", action="store_true", help="also compare Grid next states on every released state")
     args = ap.parse_args()
     bench = FineReason()
     bench.configure(FROptions(scoring="official"))
     corrected = FineReason()
     corrected.configure(FROptions(scoring="corrected"))
     official = official_reader(args.checkout)
+    _READER.append(official)
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     shown, rows = 0, []
     t_off = t_ours = 0.0
@@ -272,20 +326,21 @@ def main() -> None:
         if got != want and shown < args.show:
             shown += 1
             print(f"DIFF {mode} {puzzle}/{item.id}: official={want} ours={got}\n  {text[:300]!r}")
-        if not (mode == ST and puzzle == "gridpuzzle"):
-            rows.append({"puzzle": puzzle, "mode": mode, "id": item.id, "response": text,
-                         "official_correct": want[0], "official_label": want[1]})
+        rows.append({"puzzle": puzzle, "mode": mode, "id": item.id, "response": text,
+                     "official_correct": want[0], "official_label": want[1]})
     print(f"{'task':18s} {'puzzle':14s} {'n':>4s} {'verdict agrees':>15s} {'label agrees':>13s} "
           f"{'corrected differs':>18s}")
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for (mode, puzzle), (n, verdict, label, other) in sorted(counts.items()):
         print(f"{mode:18s} {puzzle:14s} {n:4d} {verdict:15d} {label:13d} {other:18d}")
-        key = mode if not (mode == ST and puzzle == "gridpuzzle") else "grid ST (corrected)"
+        key = mode
         for i, x in enumerate((n, verdict, label, other)):
             totals[key][i] += x
     for key, (n, verdict, label, other) in totals.items():
         print(f"{key:33s} {n:4d} {verdict:15d} {label:13d} {other:18d}  ({100 * verdict / n:.1f}% verdicts agree)")
     print(f"time: official {t_off:.2f} s, ours {t_ours:.2f} s")
+    if args.grid_sweep:
+        grid_sweep(bench)
     adversarial()
     if args.write:
         with args.write.open("w", encoding="utf-8") as f:

@@ -66,7 +66,7 @@ def _ours(bench: FineReason, row: dict[str, Any], finish_reason: str | None = No
 def test_the_fixture_covers_every_kind(rows: list[dict[str, Any]]) -> None:
     per_mode = Counter(r["mode"] for r in rows)
     assert per_mode[SC] >= 240 and per_mode[ST] >= 334 and per_mode[E2E] >= 84
-    assert {(r["mode"], r["puzzle"]) for r in rows} >= {(m, p) for m in (SC, E2E) for p in
+    assert {(r["mode"], r["puzzle"]) for r in rows} >= {(m, p) for m in (SC, ST, E2E) for p in
                                                          ("sudoku", "graphcoloring", "game24", "gridpuzzle")}
     texts = [r["response"] for r in rows]
     kinds = {

@@ -196,12 +196,13 @@ def test_sudoku_and_graphcoloring_readings(states: dict[str, list[dict[str, Any]
     off = score_st_official("graphcoloring", gc, chatty)
     assert off is not None and off.detail["official_error"] == "invalid coloring"
     assert score_state_transition("graphcoloring", gc, chatty).correct
-    assert score_st_official("gridpuzzle", states["gridpuzzle"][0], "Next state: []") is None
+    grid = score_st_official("gridpuzzle", states["gridpuzzle"][0], "Next state: []")
+    assert grid is not None and grid.detail["official_error"] == "parsing error"  # no [[...]]
 
 
 def test_every_reference_answer_is_officially_correct() -> None:
     b = FineReason()
-    for puzzle in ("sudoku", "graphcoloring", "game24"):
+    for puzzle in ("sudoku", "graphcoloring", "game24", "gridpuzzle"):
         for item in b.load(puzzle, ST):
             off = score_st_official(puzzle, item.data, f"Next state: {item.gold}")
             assert off is not None and off.correct, (puzzle, item.id)
@@ -216,8 +217,9 @@ def test_st_option_drives_the_verdict_and_the_diff_table(states: dict[str, list[
     assert not off.correct and off.detail["error_type"] == "Invalid Move"
     assert off.detail["official_error"] == "more than 1 operator" and off.detail["other_correct"] is True
     assert cor.correct and cor.detail["other_correct"] is False and cor.detail["official_error"] == "more than 1 operator"
-    grid = make_item("gridpuzzle", ST, "0", states["gridpuzzle"][0])  # no official Grid reader: corrected
-    assert "other_scoring" not in off_b.score(grid, "Next state: []", ST).detail
+    grid = make_item("gridpuzzle", ST, "0", states["gridpuzzle"][0])  # the official Grid reader
+    g = off_b.score(grid, "Next state: []", ST)
+    assert g.detail["official_error"] == "parsing error" and "other_scoring" in g.detail
     row = ScoredRow(item.key, "game24", 0, [Turn(Prompt.chat("q"), Completion(text), off)])
     diff = next(t for t in off_b.summarize([row], ST) if "official vs corrected" in t.title)
     assert diff.rows == [["game24", 1, 0.0, 100.0, -100.0, 0, 1]]

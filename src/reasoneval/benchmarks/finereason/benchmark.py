@@ -252,8 +252,8 @@ class FineReason(Benchmark):
         return self._score(item, response.final, mode, response.raw, response.truncated)
 
     def reads_officially(self, puzzle: str, mode: str) -> bool:
-        """Whether this item's verdict is the official reading (``scoring=official``; Grid state transition
-        has no official reader here and is always the corrected one)."""
+        """Whether this item's verdict is the official reading (``scoring=official``; a puzzle without an
+        official state-transition reader would be scored by the corrected one)."""
         from .score_official import OFFICIAL_ST_PUZZLES
 
         return self.opts.scoring == "official" and (mode != ST or puzzle in OFFICIAL_ST_PUZZLES)
@@ -307,10 +307,9 @@ class FineReason(Benchmark):
                              {**v.detail, "other_scoring": off, "other_correct": off == gold})
 
     def _st_policy(self, puzzle: str, item: Item, v: tasks.Verdict, raw: str) -> tasks.Verdict:
-        """State transition under ``-O scoring`` (Sudoku, Graph Coloring, Game of 24): as ``_sc_policy``,
-        the official reading being ``score_official.score_st_official`` of the raw output. The chosen
-        verdict's ``official_error`` is the official label of the official reading. Grid has no official
-        reader here: its verdict is the corrected one whatever the option."""
+        """State transition under ``-O scoring``: as ``_sc_policy``, the official reading being
+        ``score_official.score_st_official`` of the raw output. The chosen verdict's ``official_error`` is
+        the official label of the official reading."""
         from .score_official import score_st_official
 
         off = score_st_official(puzzle, item.data, raw)
@@ -378,7 +377,7 @@ class FineReason(Benchmark):
             from .score_official import scoring_diff_table
 
             tables = [self._st_table(title, groups), self._error_table(f"{title} error types", groups)]
-            diff = scoring_diff_table(f"{title} official vs corrected scoring", groups, self.opts.scoring, True)
+            diff = scoring_diff_table(f"{title} official vs corrected scoring", groups, self.opts.scoring)
             if diff is not None:
                 tables.append(diff)
         else:

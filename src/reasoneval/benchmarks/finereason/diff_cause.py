@@ -47,8 +47,8 @@ def diff_cause(puzzle: str, mode: str, record: dict[str, Any], raw: str, final: 
                strict: bool = False) -> str:
     """The cause of a disagreement between the two readings of ``raw`` (``final``: without reasoning)."""
     off = _official(puzzle, mode, record, raw)
-    if off is None:  # Grid state transition: the corrected scorer under both values
-        return "Grid state transition is scored by the corrected scorer under both values"
+    if off is None:  # no official reader for this puzzle
+        return "no official reader: the corrected scorer under both values"
     cor = tasks.score(puzzle, _TASK[mode], record, final, **({"strict": strict} if mode == ST else {}))
     notes: list[str] = []
     if cut_off:
@@ -98,12 +98,15 @@ def _st_cause(puzzle: str, text: str, off: tasks.Verdict, cor: tasks.Verdict) ->
     if cor.error == tasks.PARSE_ERROR and off.extracted is not None:
         return {"sudoku": "the last nine digit rows are read officially (rows without outer brackets)",
                 "graphcoloring": "every integer after 'Next state:' is read officially",
+                "gridpuzzle": "officially the last [[...]] after 'Next state:' is read by ast.literal_eval",
                 "game24": "Python literal syntax (ast.literal_eval: u'', ('...'), triple quotes, comments) is "
                           "read officially"}.get(puzzle, "the official reader reads a state here")
     if puzzle == "game24" and label in ("more than 1 operator", "invalid operator") and cor.correct:
         return "the official Game of 24 str.replace move check rejects a valid move"
     if puzzle == "graphcoloring" and label in ("invalid coloring", "no coloring found"):
         return "every integer after 'Next state:' counts officially (a remark or a number breaks the colouring)"
+    if puzzle == "gridpuzzle" and not off.correct and cor.correct and label == "invalid move":
+        return "the official next-state check is exact table equality (\"9\" is not 9) over the official clue moves"
     if puzzle == "sudoku" and off.extracted != cor.extracted:
         return "the last nine digit rows are read officially (another grid after the answer)"
     if not off.correct and cor.correct and label in ("backtracking failure", "sibling"):

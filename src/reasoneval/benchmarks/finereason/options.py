@@ -19,7 +19,7 @@ class FROptions(BenchOptions):
     ``prompts.PromptOptions`` (defaults: the official prompts); ``strict``: the strict state-transition
     scorer (default: the official criterion); ``scoring``: how answers are read, ``official`` (default: the
     official ``get_answer`` / ``is_next_state`` exactly, see ``score_official`` and ``score_official_e2e``:
-    state checking, state transition for Sudoku, Graph Coloring and Game of 24, end-to-end solving; it also
+    state checking, state transition (``score_official_grid`` for Grid), end-to-end solving; it also
     renders a null grandparent in the ST prompt as ``S(i-2) = None``, as the official templates do) or
     ``corrected`` (think sections removed, whole-word and case-insensitive labels, states compared as
     states, solutions checked by the puzzle's rules).

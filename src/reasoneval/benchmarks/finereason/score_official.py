@@ -17,8 +17,7 @@
 * the letter fallback is a substring test: any capital ``A`` in the text means Solvable, else any ``B``
   Unsolvable.
 
-**State transition** (Sudoku, Graph Coloring, Game of 24; the official Grid check needs its
-``LogicGridPuzzleTree``, which is not reproduced: Grid is always scored by the corrected scorer):
+**State transition** (Grid: ``score_official_grid``, the official ``LogicGridPuzzleTree`` next states):
 
 * the raw completion, the text after the last ``Next state:`` (case-sensitive; no marker: the whole text);
 * Sudoku: the last nine ``[d, d, ..., d]`` rows of single digits; Graph Coloring: *every* integer in that
@@ -80,7 +79,7 @@ def extract_sc_official(response: str, puzzle: str) -> tuple[str | None, str]:
 
 
 # -- state transition ---------------------------------------------------------------------------------
-OFFICIAL_ST_PUZZLES = ("sudoku", "graphcoloring", "game24")
+OFFICIAL_ST_PUZZLES = ("sudoku", "graphcoloring", "game24", "gridpuzzle")
 OK = "1"  # the official "correct" label
 _TYPE_OF = {
     "sibling": SIBLING,
@@ -236,6 +235,10 @@ _READERS: dict[str, Callable[[dict[str, Any], str, str, list[Any]], str]] = {
 
 def official_st_label(puzzle: str, record: dict[str, Any], response: str) -> tuple[str, Any]:
     """(the official label - ``"1"`` when correct -, the state it read or None)."""
+    if puzzle == "gridpuzzle":
+        from .score_official_grid import official_grid_st
+
+        return official_grid_st(record, response)
     seen: list[Any] = []
     try:
         label = _READERS[puzzle](record["inputs"], record["outputs"]["current_status"], response, seen)
@@ -245,8 +248,9 @@ def official_st_label(puzzle: str, record: dict[str, Any], response: str) -> tup
 
 
 def score_st_official(puzzle: str, record: dict[str, Any], response: str) -> TaskVerdict | None:
-    """The official state-transition verdict of ``response`` (the raw completion); None for Grid."""
-    if puzzle not in _READERS:
+    """The official state-transition verdict of ``response`` (the raw completion); None for a puzzle without
+    an official reader."""
+    if puzzle not in OFFICIAL_ST_PUZZLES:
         return None
     label, state = official_st_label(puzzle, record, response)
     extracted = None if state is None else json.dumps(state, ensure_ascii=False)
@@ -264,12 +268,11 @@ def _other_correct(v: Verdict) -> bool:
     return bool(d["other_correct"]) if "other_correct" in d else d["other_scoring"] == d.get("gold")
 
 
-def scoring_diff_table(title: str, groups: list[tuple[str, list[Verdict | None]]], chosen: str,
-                       state_transition: bool = False) -> Table | None:
+def scoring_diff_table(title: str, groups: list[tuple[str, list[Verdict | None]]], chosen: str) -> Table | None:
     """Per puzzle: accuracy under the chosen reading and under the other one (kept in
     ``detail["other_scoring"]`` / ``["other_correct"]``), how many answers the two read differently and how
     many verdicts differ. None when no verdict carries the other reading (runs scored before the option
-    existed; Grid state transition, which has no official reader here)."""
+    existed)."""
     other = "corrected" if chosen == "official" else "official"
     rows: list[list[Any]] = []
     for name, vs in groups:
@@ -290,6 +293,4 @@ def scoring_diff_table(title: str, groups: list[tuple[str, list[Verdict | None]]
                  rows, [f"scoring={chosen} is this run's; the {other} reading of the same completions is shown beside "
                         "it (official: the official get_answer / is_next_state exactly, the raw output read; "
                         "corrected: think removed and cut-off outputs unanswerable, whole-word labels, states "
-                        "compared as the puzzle's states, solutions checked by the puzzle's rules)"]
-                 + (["state transition: Sudoku, Graph Coloring and Game of 24 only (Grid has no official reader "
-                     "here and is left out of n)"] if state_transition else []))
+                        "compared as the puzzle's states, solutions checked by the puzzle's rules)"])

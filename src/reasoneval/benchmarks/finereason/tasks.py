@@ -20,9 +20,9 @@ Grid cells matched to their category's values. A documented quirk of the officia
 copied: repeating the current state at an unsolvable state is a Backtracking Failure here (official:
 "sibling", see ``detail["official_error"]``). ``strict=True`` additionally counts any unsolvable child as
 Unsolvable Child and refuses the release generator's Grid variants (see ``GridPuzzle.release_variants``).
-This is the corrected scorer (``-O scoring=corrected``); the default, ``official``, scores Sudoku, Graph
-Coloring and Game of 24 with ``score_official.score_st_official`` instead (exact list equality, the Game-of-24
-``str.replace`` move check, the raw output read) and end-to-end answers with ``score_official_e2e``.
+This is the corrected scorer (``-O scoring=corrected``); the default, ``official``, scores every puzzle with
+``score_official.score_st_official`` instead (exact list equality, the Game-of-24 ``str.replace`` move check,
+the official Grid clue moves, the raw output read) and end-to-end answers with ``score_official_e2e``.
 """
 
 from __future__ import annotations
