@@ -60,7 +60,7 @@ def diff_cause(puzzle: str, mode: str, record: dict[str, Any], raw: str, final: 
             notes.append("text inside <think> decided it officially (the corrected reading removes it)")
         elif bare is not None:
             notes.append(_text_cause(puzzle, mode, record, final, bare, cor))
-    notes.append(f"official: {_label(mode, off)}; corrected: {_label(mode, cor)}")
+    notes.append(f"official: {_label(mode, off)}; corrected: {'truncated' if cut_off else _label(mode, cor)}")
     return "; ".join(notes)
 
 
