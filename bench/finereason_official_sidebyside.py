@@ -1,6 +1,6 @@
 """FineReason ``-O scoring=official`` beside the official code, on crafted answers of every kind.
 
-    python bench/finereason_official_sidebyside.py OFFICIAL_CHECKOUT [--write FIXTURE] [--show N]
+    python bench/finereason_official_sidebyside.py OFFICIAL_CHECKOUT [--write FIXTURE] [--show N] [--grid-sweep]
 
 OFFICIAL_CHECKOUT is a checkout of ``DAMO-NLP-SG/FineReason`` (this script fetches nothing; its Python
 dependencies ``pydantic`` and ``sympy`` must be importable, ``fire`` is stubbed). The script crafts answers
@@ -13,8 +13,10 @@ Sudoku rows without outer brackets, grids restated after the answer, colouring r
 official prompter's ``get_answer`` (imported from the checkout, run in this process) and with this package's
 official reading (the runner's scoring path, ``score_completion``), and prints the agreement per task and
 puzzle (verdict and official label), and how many verdicts the corrected reading
-(``-O scoring=corrected``) gives differently from the official code. ``--write`` stores the crafted answers with the official verdicts as
-the fixture the tests replay (``tests/finereason/fixtures/official_crafted.jsonl``).
+(``-O scoring=corrected``) gives differently from the official code. ``--write`` stores the crafted answers
+with the official verdicts as the fixture the tests replay (``tests/finereason/fixtures/official_crafted.jsonl``). ``--grid-sweep`` also
+compares the Grid next tables and four answers of every released Grid state (minutes: the official code
+is slow). Last, the bounded readers' times on adversarial texts.
 """
 
 from __future__ import annotations
