@@ -315,6 +315,7 @@ def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", c
             prompts: bool = True) -> None:
     """``prompts=False`` (the table after a run: the prompts were just written and tables never show them)
     leaves every stored prompt undecoded; ``report`` reads them all, so a damaged one is reported."""
+    from .core.tokens import show_count
     from .report import collect, render
 
     try:
@@ -338,7 +339,10 @@ def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", c
             s = v.stats
             typer.echo(f"{v.run['run_id']} {v.run['model']}: {s['items']} items, {s['errors']} errors, "
                        f"{s['unextractable']} unextractable ({s['truncated']} truncated), "
-                       f"{s['prompt_tokens']}+{s['completion_tokens']} tokens")
+                       f"{show_count(s['prompt_tokens'])}+{show_count(s['completion_tokens'])} tokens"
+                       + (f" ({unknown} of {s['calls']} calls without usage)"
+                          if (unknown := max(s.get('prompt_tokens_unknown') or 0,
+                                             s.get('completion_tokens_unknown') or 0)) else ""))
 
 
 @app.command()
