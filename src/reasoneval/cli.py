@@ -114,6 +114,9 @@ def run(
     timeout_read: Annotated[float | None, typer.Option(min=0.1, help="HTTP read timeout, s (default: the total)")] = None,
     timeout_total: Annotated[float, typer.Option(min=0.1, help="HTTP timeout of one attempt, s")] = 600.0,
     hedge_after: Annotated[float | None, typer.Option(min=0, help="re-send a request unanswered after S s (default adaptive, 0 off)")] = None,
+    max_response_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response read, MiB received (default 64; not part of the run id)")] = None,
+    max_decoded_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response once decompressed, MiB (default 256)")] = None,
+    max_response_chars: Annotated[int | None, typer.Option(min=1, help="most characters of answer + reasoning read from one response (default 8,000,000)")] = None,
     store: StoreOpt = DEFAULT_STORE,
     json_out: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     progress: bool = True,
@@ -150,10 +153,12 @@ def run(
         fail(f"unknown executor {executor!r}: local or ray")
     run_id = spec.run_id()
     announce = f"run {run_id}: {target} ({mode}) on {model}  [store {store}]"
+    from .models.limits import ResponseLimits
     from .models.openai_compat import HTTPOptions
 
     http = HTTPOptions(timeout_s=timeout_total, connect_timeout_s=timeout_connect, read_timeout_s=timeout_read,
-                       hedge_after_s=hedge_after, stream=stream)
+                       hedge_after_s=hedge_after, stream=stream,
+                       limits=ResponseLimits.of(max_response_mb, max_decoded_mb, max_response_chars))
     st = RunStore(store)
     try:
         # this process alone runs run_id on this store (else one `error:` line); released when the run ends
@@ -259,9 +264,11 @@ def _explain_errors(st: Any, result: Any) -> int:
         return 0
     from collections import Counter
 
+    from .core.safetext import strip_controls
     from .runner.errors import error_kind
 
-    kinds = Counter(error_kind(e) for e in st.errors(result.run_id))
+    # stored errors are stripped of control codes when they are made; a store written before may hold them
+    kinds = Counter(strip_controls(error_kind(e)) for e in st.errors(result.run_id))
     for kind, n in kinds.most_common():
         typer.echo(f"  {n} x {kind}", err=True)
     deaths = result.extra.get("engine_deaths") or []

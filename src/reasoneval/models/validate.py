@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.safetext import server_text
+from ..core.safetext import server_text, strip_controls
 from ..core.types import Usage
 
 KINDS = ("malformed", "incomplete", "oversized")
@@ -102,7 +102,7 @@ class Reading:
 
     def set_finish(self, reason: Any) -> None:
         if isinstance(reason, str) and reason:
-            self.finish = reason
+            self.finish = strip_controls(reason)[:64]  # server text: it is shown in reports
 
     def set_error(self, err: Any) -> None:
         if err is not None and self.error is None:
