@@ -10,13 +10,17 @@ Defaults (``reasoneval run --max-response-mb / --max-decoded-mb / --max-response
 
 * ``max_bytes`` 64 MiB received (compressed or not; a declared ``Content-Length`` above it is refused before
   reading),
-* ``max_decoded_bytes`` 256 MiB after decompression (an event stream of a 100,000-token answer is ~25-50 MB,
-  one event per token),
+* ``max_decoded_bytes`` 64 MiB after decompression (for an uncompressed body the same count as ``max_bytes``;
+  an event stream spends ~250 bytes per token, so 64 MiB is ~250,000 streamed tokens; a plain body of a
+  100,000-token answer is under 1 MB),
 * ``max_chars`` 8,000,000 characters of answer plus reasoning (~2 million tokens, far above any model's
   output limit).
 
 A plain (non-streamed) body is held whole until it is parsed, so its memory is bounded by
-``max_decoded_bytes``; a streamed one is parsed event by event and holds only the text read so far.
+``max_decoded_bytes`` (per request in flight: ``--concurrency`` hostile responses at once can hold that many
+times the limit); a streamed one is parsed event by event and holds only the text read so far (at most
+``max_chars``). Decompression itself is incremental (aiohttp inflates one network chunk at a time), so a bomb
+never expands past the limit by more than a chunk.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ MiB = 1 << 20
 @dataclass(frozen=True)
 class ResponseLimits:
     max_bytes: int = 64 * MiB  # bytes received for one response (before decompression)
-    max_decoded_bytes: int = 256 * MiB  # bytes after decompression (the body as parsed)
+    max_decoded_bytes: int = 64 * MiB  # bytes after decompression (the body as parsed)
     max_chars: int = 8_000_000  # characters of answer + reasoning, streamed or plain
 
     def __post_init__(self) -> None:

@@ -50,8 +50,9 @@ def run_stats(rows: list[ScoredRow], figs: list[dict[str, Any]] | None = None) -
     errors = sum(1 for r in rows if r.final.completion.error is not None)
     unans = sum(1 for r in rows if r.final.verdict and r.final.verdict.outcome is Outcome.UNANSWERABLE)
     truncated = sum(1 for r in rows if r.final.verdict and r.final.verdict.method == Method.TRUNCATED)
-    # unknown usage (None: not reported) is left out of the sums and counted, never taken as 0
-    turns = [t.completion.usage for r in rows for t in r.turns]
+    # over the answered calls (a failed call has no usage); unknown usage (None: not reported, or not a valid
+    # count) is left out of the sums and counted, never taken as 0
+    turns = [t.completion.usage for r in rows for t in r.turns if t.completion.error is None]
     ptoks, p_unknown = known_total(u.prompt_tokens for u in turns)
     ctoks, c_unknown = known_total(u.completion_tokens for u in turns)
     return {"items": n, "errors": errors, "unextractable": unans, "truncated": truncated,

@@ -600,11 +600,12 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
                      "benchmark": bench, "mode": v.run.get("mode")})
         for r in v.rows:
             turns = []
-            ctoks = 0
+            ctoks: int | None = 0  # None when a turn's count is unknown (shown "-")
             for t in r.turns:
                 vd = t.verdict
                 c = t.completion
-                ctoks += c.usage.completion_tokens or 0
+                n = c.usage.completion_tokens
+                ctoks = None if ctoks is None or n is None else ctoks + n
                 turns.append([
                     _prompt(strs, t.prompt), strs.text(c.text),
                     vd.extracted if vd else None, vd.outcome.value if vd else None,
