@@ -11,7 +11,10 @@ request still unanswered after the hedge delay gives up its concurrency slot and
 (first answer wins, the other is cancelled), so a few hung requests never starve the rest; 429s shrink the
 concurrency at most once a second and it grows back once they stop (``Retry-After`` honoured); retries back
 off with jitter; redirects are not followed; error strings are redacted of credentials and model text is made
-storable (lone surrogates escaped).
+storable (lone surrogates escaped). Reading a response: every 2xx body is judged by :mod:`.validate` (one rule
+for streamed and plain responses) within the sizes of :mod:`.limits`; anything reading it raises is a retried
+attempt (``_read_checked``); text a server sent reaches an error message only through
+:func:`~reasoneval.core.safetext.server_text` (control codes stripped, redacted, then cut).
 """
 
 from __future__ import annotations
