@@ -109,7 +109,7 @@ class AnthropicBackend(HTTPBackend):
             raise ResponseRejected("malformed", f"not JSON ({e.__class__.__name__}): {raw[:120]!r}") from e
         if not isinstance(data, dict):
             raise ResponseRejected("malformed", f"not a JSON object: {raw[:120]!r}")
-        if data.get("type") == "error" or "error" in data:
+        if data.get("type") == "error" or data.get("error"):
             r.set_error(data.get("error") or "error")
         content = data.get("content")
         if isinstance(content, list):

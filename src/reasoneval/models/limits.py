@@ -125,11 +125,13 @@ class SSEReader:
             if start:
                 del buf[:start]
                 start = 0
+            scan = len(buf)  # buf[start:scan] holds no newline: only the new chunk is searched
             buf += chunk
             while True:
-                nl = buf.find(b"\n", start)
+                nl = buf.find(b"\n", scan)
                 if nl < 0:
                     break
+                scan = nl + 1
                 line = bytes(buf[start:nl]).strip()
                 start = nl + 1
                 ev = self._event(line)

@@ -105,7 +105,7 @@ class Reading:
             self.finish = strip_controls(reason)[:64]  # server text: it is shown in reports
 
     def set_error(self, err: Any) -> None:
-        if err is not None and self.error is None:
+        if err and self.error is None:  # {"error": null} is no error
             self.error = _error_text(err)
 
     def accept(self) -> None:
