@@ -103,8 +103,9 @@ class SSEReader:
     """The ``data:`` payloads of a server-sent-events response, parsed as JSON objects, within the limits.
 
     ``done`` tells afterwards whether the stream said ``[DONE]`` (as OpenAI-compatible servers end a stream);
-    iteration stops there. Lines are found without re-copying the buffer (a hostile server can send one
-    endless line: it stops at ``max_decoded_bytes``)."""
+    iteration stops there. Each chunk is split once, and a line still open keeps its pieces unjoined, so the
+    time is linear in the bytes (a hostile server can send one endless line: it stops at
+    ``max_decoded_bytes``)."""
 
     def __init__(self, resp: aiohttp.ClientResponse, limits: ResponseLimits) -> None:
         self.resp = resp
@@ -116,30 +117,26 @@ class SSEReader:
 
     async def _events(self) -> AsyncIterator[dict[str, Any]]:
         check_declared_length(self.resp, self.limits)
-        buf = bytearray()
-        start = 0  # where the unread part of buf begins
+        partial: list[bytes] = []  # the pieces of a line not ended yet (one endless line: many pieces, no copy)
         decoded = 0
         async for chunk in self.resp.content.iter_any():
             decoded += len(chunk)
             _check_size(self.resp, decoded, self.limits)
-            if start:
-                del buf[:start]
-                start = 0
-            scan = len(buf)  # buf[start:scan] holds no newline: only the new chunk is searched
-            buf += chunk
-            while True:
-                nl = buf.find(b"\n", scan)
-                if nl < 0:
-                    break
-                scan = nl + 1
-                line = bytes(buf[start:nl]).strip()
-                start = nl + 1
-                ev = self._event(line)
+            if b"\n" not in chunk:
+                partial.append(chunk)
+                continue
+            if partial:
+                partial.append(chunk)
+                chunk = b"".join(partial)
+            lines = chunk.split(b"\n")
+            partial = [lines.pop()]
+            for line in lines:
+                ev = self._event(line.strip())
                 if ev is not None:
                     yield ev
                 if self.done:
                     return
-        ev = self._event(bytes(buf[start:]).strip())
+        ev = self._event(b"".join(partial).strip())
         if ev is not None:
             yield ev
 
