@@ -167,12 +167,13 @@ def test_cli_run_with_1e999_usage_finishes_and_shows_unknown_usage(tmp_path: Pat
 # ---- defect 7: control codes from a server never reach the terminal (nor the store) -----------------------
 
 
+@pytest.mark.parametrize("stream", STREAM)
 @pytest.mark.parametrize("fault", ["ctlbody", "ctlredirect"])
-def test_control_codes_from_a_server_are_stripped(tmp_path: Path, make_server, fault: str) -> None:
+def test_control_codes_from_a_server_are_stripped(tmp_path: Path, make_server, fault: str, stream: bool) -> None:
     srv = make_server("--stream", "--faults", fault, "--fail-every", "5")
     store_path = tmp_path / "s.db"
     p = _cli("run", "toy", "--model", f"openai-compat/fake@{srv.url}", "--store", str(store_path),
-             "--no-progress", cwd=tmp_path)
+             "--no-progress", "--stream" if stream else "--no-stream", cwd=tmp_path)
     assert p.returncode == 0, p.stderr[-3000:]  # some items failed: the usual summary, as for any error
     assert "10 of 50 items failed and are excluded from accuracy" in p.stderr
     r = _cli("report", _run_id(store_path), "--store", str(store_path), cwd=tmp_path)
