@@ -120,6 +120,9 @@ def run(
     timeout_read: Annotated[float | None, typer.Option(min=0.1, help="HTTP read timeout, s (default: the total)")] = None,
     timeout_total: Annotated[float, typer.Option(min=0.1, help="HTTP timeout of one attempt, s")] = 600.0,
     hedge_after: Annotated[float | None, typer.Option(min=0, help="re-send a request unanswered after S s (default adaptive, 0 off)")] = None,
+    max_response_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response read, MiB received (default 64; not part of the run id)")] = None,
+    max_decoded_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response once decompressed, MiB (default 64)")] = None,
+    max_response_chars: Annotated[int | None, typer.Option(min=1, help="most characters of answer + reasoning read from one response (default 8,000,000)")] = None,
     store: StoreOpt = DEFAULT_STORE,
     json_out: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     progress: bool = True,
@@ -164,10 +167,12 @@ def run(
         fail(f"unknown executor {executor!r}: local or ray")
     run_id = spec.run_id()
     announce = f"run {run_id}: {target} ({mode}) on {model}  [store {store}]"
+    from .models.limits import ResponseLimits
     from .models.openai_compat import HTTPOptions
 
     http = HTTPOptions(timeout_s=timeout_total, connect_timeout_s=timeout_connect, read_timeout_s=timeout_read,
-                       hedge_after_s=hedge_after, stream=stream)
+                       hedge_after_s=hedge_after, stream=stream,
+                       limits=ResponseLimits.of(max_response_mb, max_decoded_mb, max_response_chars))
     from .runner.signals import Termination
 
     st = RunStore(store)
@@ -317,9 +322,11 @@ def _explain_errors(st: Any, result: Any) -> int:
         return 0
     from collections import Counter
 
+    from .core.safetext import strip_controls
     from .runner.errors import error_kind
 
-    kinds = Counter(error_kind(e) for e in st.errors(result.run_id))
+    # stored errors are stripped of control codes when they are made; a store written before may hold them
+    kinds = Counter(strip_controls(error_kind(e)) for e in st.errors(result.run_id))
     for kind, n in kinds.most_common():
         typer.echo(f"  {n} x {kind}", err=True)
     deaths = result.extra.get("engine_deaths") or []
@@ -373,6 +380,7 @@ def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", c
             prompts: bool = True) -> None:
     """``prompts=False`` (the table after a run: the prompts were just written and tables never show them)
     leaves every stored prompt undecoded; ``report`` reads them all, so a damaged one is reported."""
+    from .core.tokens import show_count
     from .report import collect, render
 
     try:
@@ -397,7 +405,10 @@ def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", c
                 s = v.stats
                 typer.echo(f"{v.run['run_id']} {v.run['model']}: {s['items']} items, {s['errors']} errors, "
                            f"{s['unextractable']} unextractable ({s['truncated']} truncated), "
-                           f"{s['prompt_tokens']}+{s['completion_tokens']} tokens")
+                           f"{show_count(s['prompt_tokens'])}+{show_count(s['completion_tokens'])} tokens"
+                           + (f" ({unknown} of {s['calls']} calls without usage)"
+                              if (unknown := max(s.get('prompt_tokens_unknown') or 0,
+                                                 s.get('completion_tokens_unknown') or 0)) else ""))
         sys.stdout.flush()
 
 

@@ -11,7 +11,10 @@ request still unanswered after the hedge delay gives up its concurrency slot and
 (first answer wins, the other is cancelled), so a few hung requests never starve the rest; 429s shrink the
 concurrency at most once a second and it grows back once they stop (``Retry-After`` honoured); retries back
 off with jitter; redirects are not followed; error strings are redacted of credentials and model text is made
-storable (lone surrogates escaped).
+storable (lone surrogates escaped). Reading a response: every 2xx body is judged by :mod:`.validate` (one rule
+for streamed and plain responses) within the sizes of :mod:`.limits`; anything reading it raises is a retried
+attempt (``_read_checked``); text a server sent reaches an error message only through
+:func:`~reasoneval.core.safetext.server_text` (control codes stripped, redacted, then cut).
 """
 
 from __future__ import annotations
@@ -27,10 +30,12 @@ from typing import Any
 
 import aiohttp
 
-from ..core.safetext import redact, register_secret, storable
+from ..core.safetext import redact, register_secret, server_text
 from ..core.types import Completion
 from .base import ModelError
+from .limits import ResponseLimits, SSEReader, read_capped
 from .ratelimit import AdaptiveLimiter
+from .validate import ResponseRejected
 
 RETRYABLE_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}  # 529: Anthropic "overloaded"
 OVERLOAD_STATUS = {429, 529}
@@ -68,13 +73,15 @@ class HTTPOptions:
     #: stream responses (server-sent events) to measure the time to the first answer token (thinking time);
     #: a server that rejects ``stream`` is asked again without it
     stream: bool = False
+    #: how much of one response is read (bytes received, bytes decompressed, answer characters): :mod:`.limits`
+    limits: ResponseLimits = field(default_factory=ResponseLimits)
 
 
 class Retryable(Exception):
     def __init__(self, reason: str, retry_after: float | None = None, overload: bool = False,
                  replica_down: bool = False) -> None:
         super().__init__(reason)
-        self.reason = redact(reason)
+        self.reason = server_text(reason, 500)  # control codes stripped, credentials redacted, then cut
         self.replica: Replica | None = None
         self.retry_after = retry_after
         self.overload = overload
@@ -97,23 +104,16 @@ def parse_retry_after(value: str | None) -> float | None:
         return None
 
 
-async def sse_events(resp: aiohttp.ClientResponse) -> Any:
-    """The ``data:`` payloads of a server-sent-events response, parsed as JSON (``[DONE]`` ends it)."""
-    buf = b""
-    async for chunk in resp.content.iter_any():
-        buf += chunk
-        while b"\n" in buf:
-            line, buf = buf.split(b"\n", 1)
-            line = line.strip()
-            if not line.startswith(b"data:"):
-                continue
-            data = line[5:].strip()
-            if data == b"[DONE]":
-                return
-            if data:
-                yield json.loads(data)
-    if buf.strip().startswith(b"data:") and buf.strip()[5:].strip() not in (b"", b"[DONE]"):
-        yield json.loads(buf.strip()[5:])
+async def sse_events(resp: aiohttp.ClientResponse, limits: ResponseLimits | None = None) -> Any:
+    """The ``data:`` payloads of a server-sent-events response as JSON objects (``[DONE]`` ends it), within
+    ``limits``; :class:`~.limits.SSEReader` also tells whether ``[DONE]`` came."""
+    async for ev in SSEReader(resp, limits or ResponseLimits()):
+        yield ev
+
+
+#: how much of an error (4xx / 3xx) body is read: its first characters go into the item's error message
+ERROR_BODY_BYTES = 64 * 1024
+ERROR_SNIPPET_CHARS = 300
 
 
 @dataclass
@@ -157,8 +157,24 @@ class HTTPBackend:
 
     async def _read(self, resp: aiohttp.ClientResponse, replica: Replica, t0: float,
                     body: dict[str, Any]) -> Completion:
-        """One successful (2xx) response as a Completion; a malformed one raises :class:`Retryable`."""
+        """One successful (2xx) response as a Completion; one that is not an answer raises
+        :class:`~.validate.ResponseRejected` (see :mod:`.validate` for the rule, :mod:`.limits` for the sizes)."""
         raise NotImplementedError
+
+    async def _read_checked(self, resp: aiohttp.ClientResponse, replica: Replica, t0: float,
+                            body: dict[str, Any]) -> Completion:
+        """``_read``, where any failure to make an answer of the response is a :class:`Retryable` attempt:
+        a rejected response (malformed, incomplete, oversized) and also whatever else reading it raised (a
+        number too large for an int, JSON nested too deep...), so one response can never end the run."""
+        try:
+            return await self._read(resp, replica, t0, body)
+        except (TimeoutError, aiohttp.ClientError):
+            raise  # transport failures: handled (and named) by ``_once``
+        except ResponseRejected as e:
+            raise Retryable(f"{e.kind} response from {replica.url}: {e.reason}") from e
+        except Exception as e:  # noqa: BLE001 - see the docstring
+            raise Retryable(f"malformed response from {replica.url}: {e.__class__.__name__}: "
+                            f"{str(e)[:120]}") from e
 
     # ---- shared machinery
     async def _get_session(self) -> aiohttp.ClientSession:
@@ -192,24 +208,21 @@ class HTTPBackend:
         try:
             async with session.post(replica.url + path, json=body, allow_redirects=False) as resp:
                 if resp.status in RETRYABLE_STATUS:
-                    await resp.read()
+                    await read_capped(resp, ERROR_BODY_BYTES)  # drained (bounded) so the connection is reused
                     raise Retryable(f"HTTP {resp.status} from {replica.url}",
                                     parse_retry_after(resp.headers.get("Retry-After")),
                                     overload=resp.status in OVERLOAD_STATUS)
                 if 300 <= resp.status < 400:
-                    where = resp.headers.get("Location", "?")[:200]
+                    where = server_text(resp.headers.get("Location", "?"), 200)
                     return Completion(error=redact(f"HTTP {resp.status} redirect from {replica.url} to {where} not "
                                                    "followed: use the final URL in --model"),
                                       latency_s=time.monotonic() - t0)
                 if resp.status >= 400:
-                    snippet = (await resp.read())[:300].decode("utf-8", "replace")
-                    return Completion(error=storable(redact(f"HTTP {resp.status} from {replica.url}: {snippet}")),
+                    # redacted before it is cut: a key at byte 280 must not leave its first characters behind
+                    snippet = server_text(await read_capped(resp, ERROR_BODY_BYTES), ERROR_SNIPPET_CHARS)
+                    return Completion(error=f"HTTP {resp.status} from {replica.url}: {snippet}",
                                       latency_s=time.monotonic() - t0)
-                try:
-                    return await self._read(resp, replica, t0, body)
-                except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
-                    raise Retryable(f"malformed response from {replica.url}: {e.__class__.__name__}: "
-                                    f"{str(e)[:120]}") from e
+                return await self._read_checked(resp, replica, t0, body)
         except TimeoutError as e:  # aiohttp's connect/read timeouts are TimeoutErrors too
             o = self.opts
             kind = ("connect" if "connect" in e.__class__.__name__.lower() else "read" if isinstance(

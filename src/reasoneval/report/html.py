@@ -29,6 +29,7 @@ from typing import Any
 from .. import __version__
 from ..core import registry
 from ..core.benchmark import Table, TableKind
+from ..core.tokens import show_total
 from ..core.types import Item, Prompt
 from . import paper_numbers as pn
 from .collect import RunView
@@ -445,7 +446,10 @@ def _run_fields(v: RunView) -> list[tuple[str, Any]]:
         ("errors", s.get("errors")), ("unextractable", s.get("unextractable")),
         ("truncated", s.get("truncated")),
         ("extraction failure rate", f"{100 * float(s.get('extraction_failure_rate') or 0):.2f}%"),
-        ("prompt tokens", s.get("prompt_tokens")), ("completion tokens", s.get("completion_tokens")),
+        ("prompt tokens", show_total(s.get("prompt_tokens"), s.get("prompt_tokens_unknown") or 0,
+                                     s.get("calls") or 0)),
+        ("completion tokens", show_total(s.get("completion_tokens"), s.get("completion_tokens_unknown") or 0,
+                                         s.get("calls") or 0)),
         ("mean output tokens", s.get("mean_output_tokens")),
     ]
     known = {"benchmark", "subset", "mode", "model", "params", "samples", "seed", "limit", "judge", "options",
@@ -596,11 +600,12 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
                      "benchmark": bench, "mode": v.run.get("mode")})
         for r in v.rows:
             turns = []
-            ctoks = 0
+            ctoks: int | None = 0  # None when a turn's count is unknown (shown "-")
             for t in r.turns:
                 vd = t.verdict
                 c = t.completion
-                ctoks += c.usage.completion_tokens
+                n = c.usage.completion_tokens
+                ctoks = None if ctoks is None or n is None else ctoks + n
                 turns.append([
                     _prompt(strs, t.prompt), strs.text(c.text),
                     vd.extracted if vd else None, vd.outcome.value if vd else None,

@@ -15,6 +15,7 @@ from typing import Any
 from ..core.benchmark import Benchmark, Turn
 from ..core.hashing import CacheKeyer
 from ..core.response import Response
+from ..core.safetext import server_text
 from ..core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from ..core.verdicts import Method
 from ..models.base import ModelBackend, ModelError, prompt_has_images
@@ -52,6 +53,16 @@ def load_items(bench: Benchmark, spec: RunSpec) -> list[Item]:
         items.extend(limit_items(got, spec.limit, spec.limit_mode, spec.limit_seed, f"{bench.name}:{sub}",
                                  lambda it: bench.stratum(it, spec.mode)))
     return items
+
+
+async def _isolated(gen: Generate, prompt: Prompt, params: GenParams) -> Completion:
+    """One model call whose failure, whatever it is, is this item's error: nothing in one response's handling
+    can end the run (the backends turn what they expect into errors themselves; this catches the rest)."""
+    try:
+        return await gen(prompt, params)
+    except Exception as e:  # noqa: BLE001 - see the docstring; cancellation (a BaseException) still stops the run
+        return Completion(error=server_text(f"internal error handling the response: {e.__class__.__name__}: {e}",
+                                            500))
 
 
 def _generator(backend: ModelBackend) -> Generate:
@@ -97,7 +108,7 @@ class Runner:
             if hit is not None:
                 res.cached += 1
                 return hit, key, True, prompt
-            comp = await gen(prompt.with_system(params.system), params)  # the stored prompt stays as built
+            comp = await _isolated(gen, prompt.with_system(params.system), params)  # stored prompt: as built
         res.generated += 1
         self._generated.add(key)
         return comp, key, False, prompt

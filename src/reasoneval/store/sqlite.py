@@ -341,7 +341,7 @@ class RunStore:
             except DECODE_ERRORS as e:
                 raise _undecodable(self.path, e) from e
             yield StoredCompletion(r[0], r[1], r[2], r[3], r[4], r[5], prompt,
-                                   Completion(r[7] or "", r[8], Usage(r[9] or 0, r[10] or 0), r[11] or 0.0,
+                                   Completion(r[7] or "", r[8], Usage(r[9], r[10]), r[11] or 0.0,
                                               r[12], r[13], r[14], r[15]))
 
     @_guarded

@@ -196,7 +196,8 @@ class General365(Benchmark):
                 if index is None:
                     index = self._meta_index()
                 meta = index.get(r.item_key, meta)
-            toks = sum(t.completion.usage.completion_tokens for t in r.turns)
+            counts = [t.completion.usage.completion_tokens for t in r.turns]
+            toks = None if None in counts else sum(c for c in counts if c is not None)  # unknown stays unknown
             scored.append(analysis.Scored(r.item_key.partition("/")[2], v, meta, toks))
         return scored
 
@@ -227,7 +228,7 @@ class General365(Benchmark):
                 yield DataError(f"{rec.where('response')} must be a string (the model's answer)")
                 continue
             comp = Completion(text=response, finish_reason=rec.data.get("finish_reason"),
-                              error=rec.data.get("error"), usage=Usage(0, _tokens(rec.data) or 0))
+                              error=rec.data.get("error"), usage=Usage(None, _tokens(rec.data)))
             yield OutsideRow(item, mode, comp, rec.where())
 
 

@@ -3,6 +3,8 @@
   // Model text only ever reaches the page through textContent; nothing here parses HTML.
   var $ = function (id) { return document.getElementById(id); };
 
+  function tok(n) { return n === null || n === undefined ? "-" : n; }  // token counts: null is unknown
+
   function mk(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -184,7 +186,7 @@
       var div = mk("div", "turn");
       div.appendChild(mk("h5", null, (turns.length > 1 ? "Turn " + (k + 1) + " · " : "") + (t[3] || "unscored") +
         (t[4] ? " · scored by " + t[4] : "") + (t[6] ? " · finish " + t[6] : "") +
-        " · tokens " + t[8] + " in / " + t[9] + " out"));
+        " · tokens " + tok(t[8]) + " in / " + tok(t[9]) + " out"));
       var det = mk("details", "prompt");
       var prompt = t[0];
       var lastUser = "";
@@ -224,7 +226,7 @@
     tr.appendChild(mk("td", "extracted", short(it[6], 120)));
     tr.appendChild(mk("td", "gold", short(it[7], 120)));
     tr.appendChild(mk("td", "num", it[8].length));
-    tr.appendChild(mk("td", "num", it[9]));
+    tr.appendChild(mk("td", "num", tok(it[9])));
     var toggle = function () {
       if (opened.has(idx)) opened.delete(idx); else opened.add(idx);
       render();
