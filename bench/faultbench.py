@@ -124,7 +124,8 @@ def main(doc: str, faults: str, rate: float, with_window: bool) -> None:
     of the default settings when ``with_window``)."""
     a = args(doc, faults, rate)
     o = HTTPOptions()
-    # the adaptive abandonment window of the default options at this server's latency (p99 ~ the delay)
+    # the adaptive abandonment window of the default options at this server's latency, taking the p99 as the
+    # delay (the real p99 is a little longer, so the real window too: the bound printed is the stricter)
     window = min(o.timeout_s, max(2 * o.hedge_min_s, o.abandon_multiple * a.delay)) if with_window else 0.0
     print(f"reasoneval run korbench --limit {a.limit} ({5 * a.limit} items), default settings, fake server delay "
           f"{a.delay}s streaming; faults: {a.rate:.0%} of prompts get one of {a.faults} (first attempt); "

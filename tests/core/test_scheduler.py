@@ -59,13 +59,27 @@ def test_a_burst_of_429s_lowers_the_limit_once_per_window() -> None:
 def test_the_share_of_refused_answers_sets_the_decrease() -> None:
     clock = Clock()
     lim = AdaptiveLimiter(32, decrease_gap_s=1.0, recover_s=1e9, clock=clock)
-    lim.on_overload(clock.t, None)
-    for _ in range(8):
+    for _ in range(4):
+        lim.on_overload(clock.t, None)
+    for _ in range(5):
         clock.t += 0.1
         lim.on_success()
-    clock.t += 0.5
-    assert lim.on_overload(clock.t, None)  # 2 refused of 10 answers: -20%, not halved
-    assert lim.limit == pytest.approx(32 * 0.8 + 8 / 32, abs=0.3)
+    assert lim.decreases == 0  # the window (1 s) is still open
+    clock.t += 1.0
+    lim.on_success()  # the first answer after it decides: 4 refused of 10 answers, -40%, not halved
+    assert lim.decreases == 1 and lim.limit == pytest.approx(19.2 + 1 / 19.2)  # (+ that answer's increase)
+
+
+def test_a_few_refusals_lower_nothing() -> None:
+    # 1 answer in 10 refused, window after window: the refused requests wait on their own, the limit stays
+    clock = Clock()
+    lim = AdaptiveLimiter(32, decrease_gap_s=1.0, clock=clock)
+    for _ in range(20):
+        assert not lim.on_overload(clock.t, 1.0)
+        for _ in range(9):
+            clock.t += 0.12
+            lim.on_success()
+    assert lim.decreases == 0 and lim.limit == 32
 
 
 def test_a_retry_after_widens_the_window_and_pauses_nobody() -> None:
@@ -142,7 +156,7 @@ class Scripted(HTTPBackend):
         return Completion(text=what)
 
 
-async def _requests(b: Scripted, ids: list[str], runner_slots: int) -> dict[str, tuple[float, Completion]]:
+async def _requests(b: HTTPBackend, ids: list[str], runner_slots: int) -> dict[str, tuple[float, Completion]]:
     """Each id as one request holding a runner slot (as the engine does); id -> (seconds to answer, answer)."""
     slots = Slots(runner_slots)
     t0 = time.monotonic()
@@ -157,6 +171,40 @@ async def _requests(b: Scripted, ids: list[str], runner_slots: int) -> dict[str,
     await asyncio.sleep(0.01)  # let cancelled copies finish
     assert slots.in_flight == 0 and b.limiter.in_flight == 0
     return out
+
+
+class Capacity(HTTPBackend):
+    """A server of fixed capacity: a copy beyond ``capacity`` at once is refused (429, Retry-After 0.05 s)."""
+
+    def __init__(self, capacity: int, concurrency: int) -> None:
+        super().__init__("fake", ["http://127.0.0.1:1/v1"], None, concurrency,
+                         HTTPOptions(hedge_after_s=0, max_retries=50))
+        self.capacity, self.busy, self.refused = capacity, 0, 0
+        self.limiter.decrease_gap_s = 0.1
+
+    async def _on(self, replica: Replica, path: str, body: dict[str, Any]) -> Completion:
+        if self.busy >= self.capacity:
+            self.refused += 1
+            e = Retryable("HTTP 429", 0.05, overload=True)
+            e.sent_at = time.monotonic()
+            raise e
+        self.busy += 1
+        try:
+            await asyncio.sleep(0.05)
+        finally:
+            self.busy -= 1
+        return Completion(text="ok")
+
+
+def test_refusals_caused_by_our_load_lower_the_limit_towards_the_capacity() -> None:
+    # 600 requests of 0.05 s at capacity 8: 3.75 s at best. Measured: the limit falls 64 -> 32 -> 17 -> 10 in
+    # 0.4 s, then saws between 6 and 10 (one decrease per 0.1 s window when refused, +1 per answers of a limit)
+    b = Capacity(8, 64)
+    t0 = time.monotonic()
+    got = asyncio.run(_requests(b, [str(i) for i in range(600)], runner_slots=64))
+    assert all(c.text == "ok" for _, c in got.values())
+    assert b.limiter.decreases >= 3 and b.limiter.limit < 16, (b.limiter.limit, b.refused)
+    assert time.monotonic() - t0 < 7.5  # measured 4.4 s
 
 
 def test_a_request_waiting_on_retry_after_holds_no_slot() -> None:
@@ -224,14 +272,24 @@ def test_abandonment_gives_up_after_the_retries_with_its_reason() -> None:
                  backoff_base_s=0.01, backoff_max_s=0.01)
     got = asyncio.run(_requests(b, ["x"], runner_slots=1))
     err = got["x"][1].error or ""
-    assert got["x"][0] < 1.0 and err.startswith("gave up after 3 attempts: no answer within 0.1s")
+    assert got["x"][0] < 1.5 and err.startswith("gave up after 3 attempts: no answer within 0.4s")
+    assert "x4 after earlier abandoned attempts" in err
+
+
+def test_each_abandonment_doubles_the_next_attempts_window() -> None:
+    # a legitimately slow answer (0.5 s) with a 0.2 s window: abandoned at 0.2 s, then 0.4 s, answered at 0.8
+    b = Scripted({"x": [(0.5, "a"), (0.5, "b"), (0.5, "c")]}, hedge_after_s=0, abandon_after_s=0.2,
+                 backoff_base_s=0.01, backoff_max_s=0.01)
+    got = asyncio.run(_requests(b, ["x"], runner_slots=1))
+    assert got["x"][1].text == "c" and b.abandoned == 2
 
 
 def test_a_request_hung_before_any_answer_is_abandoned_once_the_p99_is_known() -> None:
-    # no latency known when "hung" is sent (the window is the 600 s total); 30 quick answers then make the
-    # window 8 x p99, at least 2 x hedge_min_s = 0.2 s: it is abandoned at the next check (<= 1 s), not at 600 s
+    # no latency known when "hung" is sent (only the 600 s total applies); 64 quick answers (2 x the
+    # concurrency) then make the window 8 x p99, at least 2 x hedge_min_s = 0.2 s: it is abandoned at the next
+    # check (<= 1 s), not at 600 s
     scripts: dict[str, list[tuple[float, Any]]] = {"hung": [(600.0, "never"), (0.01, "retried")]}
-    scripts |= {f"r{i}": [(0.01, f"ok{i}")] for i in range(30)}
+    scripts |= {f"r{i}": [(0.01, f"ok{i}")] for i in range(70)}
     b = Scripted(scripts, concurrency=32, hedge_after_s=0, hedge_min_s=0.1, backoff_base_s=0.01,
                  backoff_max_s=0.01)
     got = asyncio.run(_requests(b, list(scripts), runner_slots=32))

@@ -58,15 +58,17 @@ class HTTPOptions:
     read_timeout_s: float | None = None  # longest silence while reading; None: the total
     #: past this, an unanswered request gives its slots back and a second copy races it (first answer wins);
     #: None: adaptive, ``hedge_multiple`` x the p99 latency of the answers so far, clamped to
-    #: [``hedge_min_s``, ``hedge_max_s``] (6 x ``hedge_min_s`` until ``MIN_SAMPLES`` answers are in); 0: never
+    #: [``hedge_min_s``, ``hedge_max_s``]; 0: never
     hedge_after_s: float | None = None
     hedge_multiple: float = 4.0
-    hedge_min_s: float = 10.0
+    hedge_min_s: float = 2.0
     hedge_max_s: float = 300.0
     #: past this (from the start of the copy still running), an attempt no copy answered is abandoned: its
-    #: copies are cancelled and it is retried like a 5xx; None: adaptive, ``abandon_multiple`` x the p99
-    #: latency, at least 2 x ``hedge_min_s`` and at most ``timeout_s`` (until ``MIN_SAMPLES`` answers are in,
-    #: only the timeouts, and unanswered attempts are looked at again every second); 0: never (only the timeouts)
+    #: copies are cancelled and it is retried like a 5xx, with both windows doubled; None: adaptive,
+    #: ``abandon_multiple`` x the p99 latency, at least 2 x ``hedge_min_s``, at most ``timeout_s``; 0: never
+    #: (only the timeouts end an attempt). Adaptive windows start once :meth:`HTTPBackend.min_samples` answers
+    #: are in (until then only the timeouts apply); unanswered attempts are looked at again every second until
+    #: then, so a request hung before anything was known is hedged and abandoned as soon as the p99 is.
     abandon_after_s: float | None = None
     abandon_multiple: float = 8.0
     #: copies in flight that gave their slots back (stragglers); None: the backend's concurrency
@@ -81,8 +83,7 @@ class HTTPOptions:
     stream: bool = False
 
 
-MIN_SAMPLES = 20  # answers before the adaptive hedge and abandonment windows follow the observed latency
-UNSURE_CHECK_S = 1.0  # until then, unanswered requests are re-checked this often
+UNSURE_CHECK_S = 1.0  # until the p99 is known, unanswered requests are looked at again this often
 
 
 class Retryable(Exception):
@@ -132,6 +133,10 @@ async def sse_events(resp: aiohttp.ClientResponse) -> Any:
         yield json.loads(buf.strip()[5:])
 
 
+class Abandoned(Retryable):
+    """An attempt no copy answered within the abandonment window (cancelled, retried with wider windows)."""
+
+
 @dataclass
 class _Race:
     """One attempt: its first copy and the hedged second copy (see ``HTTPBackend._hedged``)."""
@@ -151,6 +156,7 @@ class _Race:
     t_copy: float | None = None  # when the second copy was sent
     abandoned: str | None = None  # why the attempt was abandoned (no copy answered in time)
     over: bool = False  # the attempt has returned
+    stretch: float = 1.0  # the windows' factor: doubled for each earlier attempt of the request abandoned
     timer: asyncio.TimerHandle | None = None
 
 
@@ -256,9 +262,9 @@ class HTTPBackend:
 
     # ---- scheduling: hedging, abandonment, retries (docs/reliability.md, "Scheduling and timeouts")
     def _p99(self) -> float | None:
-        """The p99 latency of the last 256 answered copies (None until ``MIN_SAMPLES``), re-sorted every 32."""
+        """The p99 latency of the last 256 answered copies (None until :meth:`min_samples`), re-sorted every 32."""
         n = len(self._latencies)
-        if n < MIN_SAMPLES:
+        if n < self.min_samples():
             return None
         if self._p99_cache is None or self._latency_count - self._p99_cache[0] >= 32:
             lat = sorted(self._latencies)
@@ -272,7 +278,7 @@ class HTTPBackend:
             return o.hedge_after_s or None
         p99 = self._p99()
         if p99 is None:
-            return min(o.hedge_max_s, 6 * o.hedge_min_s)
+            return None  # nothing known yet: no hedge (the attempt is looked at again every second)
         return min(o.hedge_max_s, max(o.hedge_min_s, o.hedge_multiple * p99))
 
     def abandon_after(self) -> float | None:
@@ -284,6 +290,12 @@ class HTTPBackend:
         if p99 is None:
             return None  # nothing known yet: the timeouts alone (the attempt is looked at again every second)
         return min(o.timeout_s, max(2 * o.hedge_min_s, o.abandon_multiple * p99))
+
+    def min_samples(self) -> int:
+        """Answers before the adaptive windows follow the p99: two rounds of the concurrency (at least 20, at
+        most 100). The first answers of a run are its fastest (the slow ones of the first round are still
+        running), so a p99 of fewer answers would be too short."""
+        return min(100, max(20, 2 * self.max_concurrency))
 
     def _windows_settled(self) -> bool:
         o = self.opts
@@ -311,8 +323,8 @@ class HTTPBackend:
             self._latency_count += 1
         return comp
 
-    async def _hedged(self, path: str, body: dict[str, Any], avoid: Replica | None, again: bool = False
-                      ) -> Completion:
+    async def _hedged(self, path: str, body: dict[str, Any], avoid: Replica | None, again: bool = False,
+                      stretch: float = 1.0) -> Completion:
         """One attempt. Past the hedge delay it gives its slots back and a second copy races it; past the
         abandonment window of the copy still running it is cancelled and raises :class:`Retryable`.
 
@@ -320,10 +332,11 @@ class HTTPBackend:
         second copy as a task only when the first is still unanswered at the hedge delay. If the second copy
         answers first it cancels the first copy's await, and that cancellation (only that one) is turned into
         its answer; an abandonment's cancellation is turned into a :class:`Retryable`. ``again``: a retry, which
-        takes a free limiter slot before requests not yet started."""
+        takes a free limiter slot before requests not yet started; ``stretch``: the hedge and abandonment windows'
+        factor (an answer slower than everything seen so far gets more time at each retry)."""
         await self.limiter.acquire(again=again)
         me = asyncio.current_task()
-        race = _Race(time.monotonic(), self._pick(avoid), path, body, me, current_lease())
+        race = _Race(time.monotonic(), self._pick(avoid), path, body, me, current_lease(), stretch=stretch)
         if me is not None:
             self._arm(race, self._next_check(race, race.t0))
         try:
@@ -365,9 +378,9 @@ class HTTPBackend:
             if race.held:
                 self.limiter.release()
 
-    def _abandonment(self, race: _Race) -> Retryable:
+    def _abandonment(self, race: _Race) -> Abandoned:
         self.abandoned += 1
-        e = Retryable(race.abandoned or "abandoned")
+        e = Abandoned(race.abandoned or "abandoned")
         e.sent_at = race.t0
         return e
 
@@ -375,7 +388,7 @@ class HTTPBackend:
         """Seconds until ``race`` must be looked at again (hedge or abandon), None: never."""
         if race.copy is not None and race.t_copy is None:
             return None  # the copy waits for its slots; it arms the timer once it is sent
-        hedge, abandon = self.hedge_delay(), self.abandon_after()
+        hedge, abandon = self._windows(race)
         if race.copy is None:
             waits = [t - (now - race.t0) for t in (hedge, abandon) if t is not None]
         else:
@@ -396,7 +409,7 @@ class HTTPBackend:
         if race.over or race.won:
             return
         now = time.monotonic()
-        hedge, abandon = self.hedge_delay(), self.abandon_after()
+        hedge, abandon = self._windows(race)
         if race.copy is None:
             age = now - race.t0
             if abandon is not None and age >= abandon:
@@ -410,12 +423,22 @@ class HTTPBackend:
             return self._abandon(race, abandon)
         self._arm(race, self._next_check(race, now))
 
+    def _windows(self, race: _Race) -> tuple[float | None, float | None]:
+        """The hedge delay and abandonment window of this attempt (stretched after abandoned attempts)."""
+        hedge, abandon = self.hedge_delay(), self.abandon_after()
+        if race.stretch == 1.0:
+            return hedge, abandon
+        return (None if hedge is None else min(self.opts.hedge_max_s, hedge * race.stretch),
+                None if abandon is None else min(self.opts.timeout_s, abandon * race.stretch))
+
     def _abandon(self, race: _Race, after: float) -> None:
         o = self.opts
         p99 = self._p99()
         how = ("--abandon-after" if o.abandon_after_s is not None or p99 is None else
                f"{o.abandon_multiple:g} x the p99 latency {p99:.3g}s of the answers so far, at least "
                f"{2 * o.hedge_min_s:g}s")
+        if race.stretch > 1:
+            how += f", x{race.stretch:g} after earlier abandoned attempts"
         race.abandoned = f"no answer within {after:.3g}s ({how}): abandoned"
         if race.copy is not None and not race.copy.done():
             race.copy.cancel()
@@ -467,12 +490,15 @@ class HTTPBackend:
         runner's; a ``Retry-After`` delays this request only, never the others."""
         last_reason = ""
         avoid: Replica | None = None
+        stretch = 1.0
         t_start = time.monotonic()
         for attempt in range(self.opts.max_retries + 1):
             try:
-                comp = await self._hedged(path, body, avoid, again=attempt > 0)
+                comp = await self._hedged(path, body, avoid, again=attempt > 0, stretch=stretch)
             except Retryable as e:
                 last_reason = e.reason
+                if isinstance(e, Abandoned):
+                    stretch *= 2  # slower than anything seen so far, or hung: the next attempt waits twice as long
                 if e.replica_down and e.replica is not None:
                     e.replica.down_until = time.monotonic() + self.opts.replica_cooldown_s
                     avoid = e.replica
