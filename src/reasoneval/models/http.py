@@ -6,12 +6,14 @@ A backend (OpenAI-compatible, Anthropic) subclasses :class:`HTTPBackend` and sup
 Measured choice: httpx's AsyncClient stalls around 40-50 requests/s under concurrency
 (encode/httpx#3215); aiohttp sustains >90% of ideal at 64 concurrent requests (bench/throughput.py).
 
-Reliability (docs/reliability.md): connect / read / total timeouts per attempt (:class:`HTTPOptions`); a
-request still unanswered after the hedge delay gives up its concurrency slot and is raced by a second copy
-(first answer wins, the other is cancelled), so a few hung requests never starve the rest; 429s shrink the
-concurrency at most once a second and it grows back once they stop (``Retry-After`` honoured); retries back
-off with jitter; redirects are not followed; error strings are redacted of credentials and model text is made
-storable (lone surrogates escaped).
+Reliability (docs/reliability.md, "Scheduling and timeouts"): connect / read / total timeouts per attempt
+(:class:`HTTPOptions`); a request holds no slot (the limiter's nor the runner's) while it waits out a backoff
+or a ``Retry-After``, which delays only that request; a request still unanswered after the hedge delay gives
+its slots back and is raced by a second copy (first answer wins, the other is cancelled; stragglers capped),
+and an attempt no copy answered within the abandonment window is cancelled and retried (both windows follow
+the observed p99 latency); 429s lower the concurrency at most once per back-off window (:mod:`.ratelimit`);
+retries back off with jitter; redirects are not followed; error strings are redacted of credentials and model
+text is made storable (lone surrogates escaped).
 """
 
 from __future__ import annotations
