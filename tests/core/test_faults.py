@@ -400,7 +400,8 @@ def test_kor_mixed_and_subquestions_exclude_errors_end_to_end(tmp_path: Path, ma
         srv = make_server("--answers", str(tmp_path / "answers.jsonl"), *faults)
         db = tmp_path / f"{name}.db"
         t0 = time.monotonic()
-        p = _cli("run", target, "--mode", mode, "--limit", str(limit), "--model", f"openai-compat/m@{srv.url}",
+        p = _cli("run", target, "--mode", mode, "--limit", str(limit), "--limit-mode", "first",
+                 "--model", f"openai-compat/m@{srv.url}",
                  "--store", str(db), "--no-progress", "--json", "--timeout-total", "30", cwd=tmp_path)
         assert p.returncode == 0, p.stderr[-2000:]
         assert time.monotonic() - t0 < 60  # budget for one CLI run of these items (measured ~2 s)

@@ -174,9 +174,9 @@ def test_summarize_state_checking(bench: FineReason) -> None:
                              ("game24", 0): "Answer: (A)"})
     tables = bench.summarize(rows, SC)
     t = _table(tables, "finereason (state-checking)")
-    assert t.columns == ["puzzle", "n", "accuracy", "random", "precision", "recall", "f1", "unextractable",
-                         "errors"]
-    assert t.rows[0] == ["sudoku", 4, 50.0, 50.0, 50.0, 50.0, 50.0, 1, 0]
+    assert t.columns == ["puzzle", "n", "accuracy", "labels S/U", "majority", "random", "precision", "recall", "f1",
+                         "unextractable", "errors"]
+    assert t.rows[0] == ["sudoku", 4, 50.0, "2/2", 50.0, 50.0, 50.0, 50.0, 50.0, 1, 0]
     assert t.rows[1][:3] == ["game24", 1, 100.0]
     assert t.rows[2][:3] == ["overall", 5, 60.0]
     d = _table(tables, "finereason (state-checking) accuracy by depth")
@@ -257,7 +257,7 @@ def test_runner_end_to_end(bench: FineReason, tmp_path: Path, fake_server: FakeS
     views = {}
     for mode in (SC, ST, E2E):
         spec = RunSpec("finereason", None, mode, f"openai-compat/fake@{fake_server.url}",
-                       GenParams(max_tokens=64), limit=3)
+                       GenParams(max_tokens=64), limit=3, limit_mode="first")
         backend = from_spec(spec.model, 8)
 
         async def go(spec: RunSpec = spec, backend: Any = backend) -> Any:
@@ -281,9 +281,10 @@ def test_runner_end_to_end(bench: FineReason, tmp_path: Path, fake_server: FakeS
         assert n == 3 and acc == round(100 * golds[puzzle].count("Unsolvable") / 3, 2)
         # recall: every unsolvable state is caught (undefined without one); precision undefined only without
         # unsolvable predictions, which never happens here
-        assert row[3] == 50.0  # the random baseline beside the accuracy
-        assert row[5] == (100.0 if "Unsolvable" in golds[puzzle] else None)
-        assert row[4] == round(100 * golds[puzzle].count("Unsolvable") / 3, 2)
+        s, u = golds[puzzle].count("Solvable"), golds[puzzle].count("Unsolvable")
+        assert row[3:5] == [f"{s}/{u}", round(100 * max(s, u) / 3, 2)]  # baselines of the labels used
+        assert row[7] == (100.0 if "Unsolvable" in golds[puzzle] else None)
+        assert row[6] == round(100 * golds[puzzle].count("Unsolvable") / 3, 2)
     assert sc.rows[-1][0] == "overall" and sc.rows[-1][1] == 12
     assert "model" not in sc.columns
     depth = _table(views[SC].tables, "finereason (state-checking) accuracy by depth")

@@ -74,7 +74,7 @@ def _identity(v: RunView) -> dict[str, str]:
         out[k] = json.dumps(val, ensure_ascii=False)
     for k, val in sorted((spec.get("options") or {}).items()):
         out[k] = val if isinstance(val, str) else json.dumps(val, ensure_ascii=False)
-    for k in ("samples", "seed", "limit", "judge", "data_version"):
+    for k in ("samples", "seed", "limit", "limit_sample", "judge", "data_version"):
         if k in spec:
             out[k] = str(spec[k])
     return out

@@ -22,6 +22,7 @@ from ..models.ratelimit import Lease, Slots
 from ..store.sqlite import RunStore
 from .batcher import Batcher
 from .progress import RunProgress
+from .sample import limit_items
 from .scoring import judged_verdict, response_of, score_completion, score_now
 from .spec import RunSpec
 
@@ -49,7 +50,8 @@ def load_items(bench: Benchmark, spec: RunSpec) -> list[Item]:
         if sub not in bench.subsets():
             raise ValueError(f"unknown subset {sub!r} of {bench.name}; known: {', '.join(bench.subsets())}")
         got = bench.load(sub, spec.mode)
-        items.extend(got[: spec.limit] if spec.limit else got)
+        items.extend(limit_items(got, spec.limit, spec.limit_mode, spec.limit_seed, f"{bench.name}:{sub}",
+                                 lambda it: bench.stratum(it, spec.mode)))
     return items
 
 

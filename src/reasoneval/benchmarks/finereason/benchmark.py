@@ -43,8 +43,11 @@ from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from ...core.verdicts import Method
 from . import prompts as P
 from . import tasks
+from .baselines import COLUMNS as BASELINE_COLUMNS
+from .baselines import NOTE as BASELINE_NOTE
+from .baselines import label_baseline
 from .data import DATA_DIR, LABELS, QUESTION_INPUTS, STATE_INPUTS, load_questions, load_states
-from .empty_cells import RANDOM_SC, empty_cells_table
+from .empty_cells import empty_cells_table
 from .engines import PUZZLES
 from .engines.game24 import Game24Engine
 from .engines.graphcoloring import GraphColoringEngine
@@ -230,6 +233,12 @@ class FineReason(Benchmark):
         return list(self._items[key])
 
     # -- prompting and scoring ----------------------------------------------------------------------
+    def stratum(self, item: Item, mode: str) -> str:
+        """``--limit``: keep the Solvable/Unsolvable share of the states (end-to-end questions: one group)."""
+        if mode == E2E:
+            return ""
+        return str(item.data.get("outputs", {}).get("current_status") or item.gold)
+
     def prompt(self, item: Item, mode: str) -> Prompt:
         return Prompt.chat(tasks.build_prompt(item.subset, TASK_OF[mode], item.data, self.prompt_options))
 
@@ -385,11 +394,11 @@ class FineReason(Benchmark):
             prec = round(100 * m.precision, 2) if m.tp + m.fp else None  # undefined: no positive prediction
             rec = round(100 * m.recall, 2) if m.tp + m.fn else None  # undefined: no unsolvable state
             f1 = round(100 * m.f1, 2) if prec is not None and rec is not None else None
-            out.append([name, n, _pct(correct, n - errors), RANDOM_SC, prec, rec, f1, unans, errors])
-        return Table(title, ["puzzle", "n", "accuracy", "random", "precision", "recall", "f1", "unextractable",
-                             "errors"],
-                     out, ["random: the accuracy of a uniform Solvable/Unsolvable guess (50%, whatever the labels' "
-                           "balance; the released state sets are balanced, so always guessing one label also gets 50%)",
+            out.append([name, n, _pct(correct, n - errors), *label_baseline(golds).cells(), prec, rec, f1, unans,
+                        errors])
+        return Table(title, ["puzzle", "n", "accuracy", *BASELINE_COLUMNS, "precision", "recall", "f1",
+                             "unextractable", "errors"],
+                     out, [BASELINE_NOTE,
                            "precision / recall / F1 with Unsolvable as the positive class (paper Tables 4, 9); "
                            "an unextracted answer is wrong and never a positive prediction; empty where undefined",
                            "accuracy excludes failed model calls (errors); overall pools all items"])
