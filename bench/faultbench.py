@@ -45,7 +45,8 @@ class Outcome:
     def line(self) -> str:
         state = "finished" if self.finished else "STOPPED at the cap"
         req = self.server.get("requests", 0)
-        return (f"{self.seconds:7.1f}s {state}: {self.stored}/{self.items} stored, {self.lost} lost, "
+        missing = f"{self.lost} lost" if self.finished else f"{self.lost} not stored yet"
+        return (f"{self.seconds:7.1f}s {state}: {self.stored}/{self.items} stored, {missing}, "
                 f"{self.duplicated} duplicated, {self.errors} errors, {self.verdicts} verdicts; server: {req} "
                 f"requests for {self.server.get('distinct_prompts', 0)} prompts, faults "
                 f"{ {k: v for k, v in self.server.items() if k not in _NOT_FAULTS} }")

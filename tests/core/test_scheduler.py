@@ -378,3 +378,13 @@ def test_planned_faults_are_a_tenth_each() -> None:
     texts = [f"Item {i}" for i in range(2000)]
     got = [planned_fault(t, ["hangforever", "429"], 0.2) for t in texts]
     assert 150 < got.count("hangforever") < 250 and 150 < got.count("429") < 250
+
+
+def test_the_cli_takes_the_abandonment_window(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "reasoneval.cli", "run", "--help"], capture_output=True, text=True,
+                         cwd=tmp_path, env={"COLUMNS": "200", "PATH": "", "PYTHONPATH": ":".join(sys.path)},
+                         timeout=120).stdout
+    assert "--abandon-after" in out and "8 x the p99 latency" in out and "--hedge-after" in out
