@@ -4,7 +4,8 @@ fault-free run and a faulted run side by side (the same minutes, the same machin
 A run is ``reasoneval run korbench --limit L`` (5 subsets: 5 x L items) as a subprocess with a fresh HOME, LaTeX
 cache and store, nothing but ``--model`` and ``--store`` given (default concurrency, streaming, timeouts,
 hedging). The fake server streams (``--stream``) and answers after ``--delay`` seconds; the faulted run's
-server adds ``--fault-rate R --faults KINDS`` (each chosen prompt's first attempt fails; the retry succeeds).
+server adds ``--fault-rate R --faults KINDS`` (each chosen prompt's first attempt fails; the retry succeeds):
+``--faults hang --hang-s 120`` is the audit's "20% 120 s hangs" (a 504 after 120 s).
 
 ``--client-src DIR`` runs the CLI with ``PYTHONPATH=DIR`` (another checkout's code, for a before/after figure)
 while the fake server stays this checkout's (it knows every fault kind); ``--cap S`` stops a run after S s and
@@ -62,6 +63,7 @@ def args(doc: str, faults: str, rate: float) -> argparse.Namespace:
     ap.add_argument("--faults", default=faults)
     ap.add_argument("--rate", type=float, default=rate, help="share of prompts whose first attempt fails")
     ap.add_argument("--retry-after", default="1")
+    ap.add_argument("--hang-s", type=float, default=120.0, help="how long a `hang` fault sleeps before its 504")
     ap.add_argument("--client-src", default="", help="PYTHONPATH of the CLI under test (default: this checkout)")
     ap.add_argument("--cap", type=float, default=600.0, help="stop a run after this many seconds")
     ap.add_argument("--repeat", type=int, default=1, help="fault-free / faulted pairs")
@@ -109,7 +111,8 @@ def audit(db: Path, items: int) -> tuple[int, int, int, int]:
 
 def one(a: argparse.Namespace, faulted: bool) -> Outcome:
     mix = ["--fault-rate", str(a.rate), "--faults", a.faults] if faulted else []
-    srv = FakeServerProc("--delay", str(a.delay), "--stream", "--retry-after", a.retry_after, *mix)
+    srv = FakeServerProc("--delay", str(a.delay), "--stream", "--retry-after", a.retry_after, "--timeout-sleep",
+                         str(a.hang_s), *mix)
     try:
         with tempfile.TemporaryDirectory() as td:
             dt, finished, _ = cli_run(srv.url, a.limit, Path(td), a.client_src, a.cap)

@@ -63,7 +63,7 @@ class HTTPOptions:
     #: [``hedge_min_s``, ``hedge_max_s``]; 0: never
     hedge_after_s: float | None = None
     hedge_multiple: float = 4.0
-    hedge_min_s: float = 2.0
+    hedge_min_s: float = 1.0
     hedge_max_s: float = 300.0
     #: past this (from the start of the copy still running), an attempt no copy answered is abandoned: its
     #: copies are cancelled and it is retried like a 5xx, with both windows doubled; None: adaptive,
