@@ -342,11 +342,16 @@ class HTTPBackend:
         if me is not None:
             self._arm(race, self._next_check(race, race.t0))
         try:
-            race.first_running = True
             try:
-                return await self._on(race.first, path, body)
+                race.first_running = True
+                try:
+                    return await self._on(race.first, path, body)
+                finally:  # the first copy is over (answered, failed or cancelled)
+                    race.first_running = False
+                    if race.straggling:
+                        race.straggling = False
+                        self.stragglers -= 1
             except asyncio.CancelledError:
-                race.first_running = False
                 if (race.won or race.abandoned) and me is not None and me.uncancel() == 0:  # not from outside
                     if race.won:
                         assert race.answer is not None
@@ -354,7 +359,6 @@ class HTTPBackend:
                     raise self._abandonment(race) from None
                 raise
             except Retryable:
-                race.first_running = False
                 if race.copy is None:
                     raise
                 try:  # the copy may still answer (or its error is the last one)
@@ -363,11 +367,6 @@ class HTTPBackend:
                     if race.abandoned and me is not None and not me.cancelling():
                         raise self._abandonment(race) from None
                     raise
-            finally:
-                race.first_running = False
-                if race.straggling:
-                    race.straggling = False
-                    self.stragglers -= 1
         finally:
             race.over = True
             if race.timer is not None:
