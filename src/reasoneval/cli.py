@@ -119,7 +119,8 @@ def run(
     timeout_connect: Annotated[float, typer.Option(min=0.1, help="HTTP connect timeout, s (not part of the run id)")] = 10.0,
     timeout_read: Annotated[float | None, typer.Option(min=0.1, help="HTTP read timeout, s (default: the total)")] = None,
     timeout_total: Annotated[float, typer.Option(min=0.1, help="HTTP timeout of one attempt, s")] = 600.0,
-    hedge_after: Annotated[float | None, typer.Option(min=0, help="re-send a request unanswered after S s (default adaptive, 0 off)")] = None,
+    hedge_after: Annotated[float | None, typer.Option(min=0, help="a request unanswered after S s gives its slot back and is re-sent, first answer wins (default adaptive: 4 x the p99 latency, 1-300 s; 0 off)")] = None,
+    abandon_after: Annotated[float | None, typer.Option(min=0, help="an attempt unanswered S s after its last copy was sent is abandoned and retried (default adaptive: 8 x the p99 latency, at least 2 s, at most --timeout-total; 0 off)")] = None,
     max_response_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response read, MiB received (default 64; not part of the run id)")] = None,
     max_decoded_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response once decompressed, MiB (default 64)")] = None,
     max_response_chars: Annotated[int | None, typer.Option(min=1, help="most characters of answer + reasoning read from one response (default 8,000,000)")] = None,
@@ -171,7 +172,7 @@ def run(
     from .models.openai_compat import HTTPOptions
 
     http = HTTPOptions(timeout_s=timeout_total, connect_timeout_s=timeout_connect, read_timeout_s=timeout_read,
-                       hedge_after_s=hedge_after, stream=stream,
+                       hedge_after_s=hedge_after, abandon_after_s=abandon_after, stream=stream,
                        limits=ResponseLimits.of(max_response_mb, max_decoded_mb, max_response_chars))
     from .runner.signals import Termination
 

@@ -19,6 +19,7 @@ from ..core.safetext import server_text
 from ..core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from ..core.verdicts import Method
 from ..models.base import ModelBackend, ModelError, prompt_has_images
+from ..models.ratelimit import Lease, Slots
 from ..store.sqlite import RunStore
 from .batcher import Batcher
 from .progress import RunProgress
@@ -82,8 +83,9 @@ class Runner:
         self._judge_gen = _generator(judge) if judge is not None else None
         self._score_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="score")
         #: requests in flight; a unit holds a slot only while it waits for the model, never while it is
-        #: scored, so slow scoring (a SymPy bomb, a backlog) never stops requests from going out
-        self._slots: asyncio.Semaphore | None = None
+        #: scored, so slow scoring (a SymPy bomb, a backlog) never stops requests from going out; a backend that
+        #: waits (backoff, Retry-After, a hedged straggler) gives it back meanwhile (``ratelimit.current_lease``)
+        self._slots: Slots | None = None
         self._cache_was_empty = False  # set when the run starts
         self._generated: set[str] = set()  # cache keys this run generated
         self._keyers: dict[tuple[str, str], CacheKeyer] = {}  # (model, canonical parameters) -> its key maker
@@ -95,7 +97,7 @@ class Runner:
         # the prompt is built and the cache looked up once a request slot is free, not when the unit starts:
         # every unit starts at once, and thousands of prompts and lookups up front would hold the event loop
         # while the first requests wait
-        async with self._slots:
+        async with Lease(self._slots):
             if not isinstance(prompt, Prompt):
                 prompt = prompt()
             pc = params.canonical_json()
@@ -213,7 +215,7 @@ class Runner:
         units = [(it, s) for it in items for s in range(spec.samples)]
         res = RunResult(run_id, resumed, len(units))
         self._cache_was_empty = store.cache_empty()  # then no lookup can hit but for keys generated here
-        self._slots = asyncio.Semaphore(self.concurrency)
+        self._slots = Slots(self.concurrency)
         tasks: list[asyncio.Task[None]] = []
         try:
             with RunProgress(len(units), f"{spec.benchmark} {spec.model}", self.progress_enabled) as prog:

@@ -21,7 +21,8 @@ Fault kinds: ``429`` (with ``Retry-After``), ``500``, ``timeout``/``hang`` (slee
 504), ``malformed`` (cut JSON), ``empty`` (200 without choices), any other status number (``400``...),
 ``echo401`` (401 whose body reflects the Authorization header), ``redirect`` (307 to another host),
 ``surrogate`` (an answer holding a lone surrogate, as valid ASCII JSON), ``empty200`` (an empty answer,
-finish_reason stop), ``bomb`` (an answer made of hundreds of "or"-separated power towers).
+finish_reason stop), ``bomb`` (an answer made of hundreds of "or"-separated power towers), ``hangforever`` (no
+answer at all: the request is held until the client goes away).
 
 Response faults (:data:`RESPONSE_FAULTS`; streamed when the request asks for ``stream``, else plain JSON):
 ``nochoices`` (a 200 without ``choices``), ``anthropicsse`` (an Anthropic-shaped message or event stream on
@@ -63,7 +64,7 @@ def answer_for(text: str) -> str:
     return f"Thinking about it ({h}). The answer is [[{last}]]."
 
 
-TRANSIENT = frozenset({"429", "500", "timeout", "hang", "malformed", "empty"})
+TRANSIENT = frozenset({"429", "500", "timeout", "hang", "malformed", "empty", "hangforever"})
 RESPONSE_FAULTS = frozenset({"nochoices", "anthropicsse", "nofinish", "usage1e999", "usagestr", "nousage",
                              "ctlbody", "ctlredirect", "gzipbomb", "endless", "key401"})
 #: what ``ctlbody`` / ``ctlredirect`` put in front of a terminal: set the window title (OSC), clear the screen
@@ -88,6 +89,13 @@ def prompt_text(body: dict[str, Any]) -> str:
             parts.append(c if isinstance(c, str) else json.dumps(c))
         return "\n".join(parts)
     return str(body.get("prompt", ""))
+
+
+# ---- hang-forever (issue 23): no status, no byte, until the client abandons the request
+async def hang_until_gone(request: web.Request) -> web.StreamResponse:
+    while request.transport is not None and not request.transport.is_closing():
+        await asyncio.sleep(0.2)
+    return web.Response(status=499)  # never read: the client is gone
 
 
 class FakeServer:
@@ -159,6 +167,8 @@ class FakeServer:
                                          headers={"Retry-After": self.retry_after})
             if fault == "500":
                 return web.json_response({"error": "boom"}, status=500)
+            if fault == "hangforever":
+                return await hang_until_gone(request)
             if fault in ("timeout", "hang"):
                 await asyncio.sleep(self.timeout_sleep)
                 return web.json_response({"error": "too late"}, status=504)
