@@ -1,4 +1,4 @@
-"""Command line: run | score | rescore | report | export | generate | list | judge-audit | finereason."""
+"""Command line: run | score | rescore | report | export | rm | show | generate | list | judge-audit | finereason."""
 
 from __future__ import annotations
 
@@ -701,6 +701,10 @@ app.add_typer(_data_app, name="data")
 from .report.stats_cli import register as _register_stats  # noqa: E402 - compare | correlate | ablation | stats
 
 _register_stats(app)
+
+from .report.runs_cli import register as _register_runs  # noqa: E402 - rm | show
+
+_register_runs(app)
 
 from .report.attention_cli import attention as _attention  # noqa: E402 - reasoneval attention korbench:<subset>
 
