@@ -32,6 +32,7 @@ from ..core.benchmark import Table, TableKind
 from ..core.types import Item, Prompt
 from . import paper_numbers as pn
 from .collect import RunView
+from .cost import Price
 from .plots import Plot, accuracy, make_plots, run_labels
 
 PAGE_SIZE = 50
@@ -390,12 +391,14 @@ def render_leaderboard(views: list[RunView], labels: list[str]) -> str:
     return "".join(parts)
 
 
-def render_cross_run_tables(views: list[RunView]) -> str:
-    """Paper tables that span several runs (FineReason Table 3, R-Bench Tables 5-7, General365 Table 1 ...)."""
+def render_cross_run_tables(views: list[RunView], prices: dict[str, Price] | None = None) -> str:
+    """Paper tables that span several runs (FineReason Table 3, R-Bench Tables 5-7, General365 Table 1 ...),
+    then the samples (pass@k, maj@k) and cost tables."""
+    from .addons import addon_tables
     from .paper_tables import extra_tables
 
     parts = []
-    for t in extra_tables(views):
+    for t in [*extra_tables(views), *addon_tables(views, prices)]:
         head = "".join(f'<th data-col="{i}">{esc(c)}</th>' for i, c in enumerate(t.columns))
         body = "".join("<tr>" + "".join(_td(x) for x in r) + "</tr>" for r in t.rows)
         notes = "".join(f'<p class="note">{esc(n)}</p>' for n in t.notes)
@@ -617,7 +620,8 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
 
 # ---------------------------------------------------------------- page
 
-def build_html(views: list[RunView], title: str = "reasoneval report", load_items: bool = True) -> str:
+def build_html(views: list[RunView], title: str = "reasoneval report", load_items: bool = True,
+               prices: dict[str, Price] | None = None) -> str:
     """The report as a string; ``load_items`` reads the benchmarks' items for gold answers and rule ids."""
     views = list(views)
     labels = run_labels(views)
@@ -644,7 +648,7 @@ by reasoneval {esc(__version__)}</p>
 <nav><a href="#leaderboard">Leaderboard</a><a href="#plots">Plots</a><a href="#items">Items</a><a href="#runs">Runs</a></nav>
 </header>
 <main>
-<section id="leaderboard"><h2>Leaderboard</h2>{render_leaderboard(views, labels)}{render_cross_run_tables(views)}</section>
+<section id="leaderboard"><h2>Leaderboard</h2>{render_leaderboard(views, labels)}{render_cross_run_tables(views, prices)}</section>
 <section id="plots"><h2>Plots</h2>{render_plots(plots, plot_notes)}</section>
 <section id="items"><h2>Items</h2>
 <noscript><p class="note">The item browser needs JavaScript.</p></noscript>
@@ -668,10 +672,10 @@ by reasoneval {esc(__version__)}</p>
 """
 
 
-def write_html(views: list[RunView], path: Path) -> None:
+def write_html(views: list[RunView], path: Path, prices: dict[str, Price] | None = None) -> None:
     """Write the self-contained HTML report of ``views`` to ``path``."""
     path = Path(path)
     if path.parent and not path.parent.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
     # lone surrogates (broken model output) become \\udXXX escapes instead of failing the write
-    path.write_bytes(build_html(views).encode("utf-8", "backslashreplace"))
+    path.write_bytes(build_html(views, prices=prices).encode("utf-8", "backslashreplace"))
