@@ -24,7 +24,7 @@ def _row(key: str, sample: int, outcome: Outcome, extracted: str | None, usage: 
     return ScoredRow(key, key.split("/")[0], sample, [Turn(Prompt.chat("q"), c, Verdict(outcome, extracted, "m"))])
 
 
-C, I, U, E = Outcome.CORRECT, Outcome.INCORRECT, Outcome.UNANSWERABLE, Outcome.ERROR
+C, W, U, E = Outcome.CORRECT, Outcome.INCORRECT, Outcome.UNANSWERABLE, Outcome.ERROR
 
 
 def test_pass_at_k_is_the_unbiased_estimator() -> None:
@@ -56,10 +56,10 @@ def test_majority_vote_ties_and_missing_answers() -> None:
 def _four_sample_rows() -> list[ScoredRow]:
     """3 items x 4 samples, hand-checked below; one failed call on item c."""
     return [
-        # item a: C I I C  (c=2), answers 7 3 3 7 -> maj@2: {7,3} tie -> 7 correct; maj@4: tie 2-2 -> 7 correct
-        _row("x/a", 0, C, "7"), _row("x/a", 1, I, "3"), _row("x/a", 2, I, "3"), _row("x/a", 3, C, "7"),
-        # item b: I I C I (c=1), answers 1 1 5 2 -> maj@2: 1 wrong; maj@4: 1 wrong
-        _row("x/b", 0, I, "1"), _row("x/b", 1, I, "1"), _row("x/b", 2, C, "5"), _row("x/b", 3, I, "2"),
+        # item a: C W W C  (c=2), answers 7 3 3 7 -> maj@2: {7,3} tie -> 7 correct; maj@4: tie 2-2 -> 7 correct
+        _row("x/a", 0, C, "7"), _row("x/a", 1, W, "3"), _row("x/a", 2, W, "3"), _row("x/a", 3, C, "7"),
+        # item b: W W C W (c=1), answers 1 1 5 2 -> maj@2: 1 wrong; maj@4: 1 wrong
+        _row("x/b", 0, W, "1"), _row("x/b", 1, W, "1"), _row("x/b", 2, C, "5"), _row("x/b", 3, W, "2"),
         # item c: U C C + error (3 answered samples, c=2): answers None 9 9 -> maj@2: 9 correct; out of k=4
         _row("x/c", 0, U, None), _row("x/c", 1, C, "9"), _row("x/c", 2, C, "9"),
         _row("x/c", 3, E, None, error="HTTP 500"),
@@ -77,7 +77,7 @@ def test_sample_stats_against_a_hand_computation() -> None:
     assert st.pass_at[4] == pytest.approx(100.0) and st.short[4] == 1 and st.short[2] == 0
     assert st.maj_at[2] == pytest.approx(100 * 2 / 3)  # a (tie -> 7) right, b wrong, c (9) right
     assert st.maj_at[4] == pytest.approx(50.0)  # a right, b wrong
-    # per-sample accuracy: s0 = a C, b I, c U -> 1/3; s1 = I I C -> 1/3; s2 = I C C -> 2/3; s3 = C I -> 1/2
+    # per-sample accuracy: s0 = a C, b W, c U -> 1/3; s1 = W W C -> 1/3; s2 = W C C -> 2/3; s3 = C W -> 1/2
     assert st.per_sample == pytest.approx([100 / 3, 100 / 3, 200 / 3, 50.0])
     m = (100 / 3 + 100 / 3 + 200 / 3 + 50) / 4
     sd = (sum((x - m) ** 2 for x in [100 / 3, 100 / 3, 200 / 3, 50.0]) / 3) ** 0.5
@@ -134,7 +134,7 @@ def test_price_lookup_order() -> None:
 
 
 def test_cost_by_hand_with_reasoning_and_unknown_usage() -> None:
-    rows = [_row("x/1", 0, C, "1", Usage(1000, 400), reasoning=300), _row("x/2", 0, I, "2", Usage(2000, 100)),
+    rows = [_row("x/1", 0, C, "1", Usage(1000, 400), reasoning=300), _row("x/2", 0, W, "2", Usage(2000, 100)),
             _row("x/2", 1, C, "3", Usage(1000, 100))]  # 2 items, 3 calls
     price = Price(input=2.0, output=10.0, reasoning=5.0)
     rc = run_cost(_view(rows), price)
