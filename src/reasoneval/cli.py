@@ -545,8 +545,10 @@ def report(
                 from .report.html import write_html
 
                 with output_path(html) as tmp:
-                    write_html(views, tmp, prices=price_table)
+                    side = write_html(views, tmp, prices=price_table, final=html)
                 written.append(html)
+                if side:  # a large report: the item texts are a folder beside the page
+                    written.append(side[0].parent)
         except OutputError as e:
             for path in written:
                 typer.echo(f"wrote {path}", err=True)

@@ -198,7 +198,12 @@ def test_reflected_credentials_are_never_stored_or_shown(tmp_path: Path, make_se
     con = sqlite3.connect(tmp_path / "s.db")
     dumped = "\n".join("\n".join(map(str, r)) for t in ("completions", "verdicts")
                        for r in con.execute(f"SELECT * FROM {t}"))
-    shown = [dumped, (tmp_path / "out.jsonl").read_text(), (tmp_path / "r.html").read_text(), to_markdown(v.tables)]
+    import json
+
+    from reasoneval.report.item_chunks import page_data
+
+    page = (tmp_path / "r.html").read_text()
+    shown = [dumped, (tmp_path / "out.jsonl").read_text(), page, json.dumps(page_data(page)), to_markdown(v.tables)]
     errors = [r.final.completion.error for r in v.rows if r.final.completion.error]
     assert all("HTTP 401" in e and "[REDACTED]" in e for e in errors), errors[0]
     for text in shown:
