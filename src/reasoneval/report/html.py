@@ -30,8 +30,8 @@ from .. import __version__
 from ..core import registry
 from ..core.benchmark import Table, TableKind
 from ..core.types import Item, Prompt
-from . import paper_numbers as pn
 from . import item_chunks as ic
+from . import paper_numbers as pn
 from .collect import RunView
 from .cost import Price
 from .plots import Plot, accuracy, make_plots, run_labels
