@@ -100,6 +100,15 @@ def test_big_report_with_side_files_loads_texts_on_demand(browser: Any, tmp_path
         loaded = [u for u in requests if "_items/" in u]
         assert len(loaded) == 1 and loaded[0].endswith("big%20report_items/run-7.js")
         assert "marker-07-cipher/2 [[2]]" in page.inner_text("#item-rows tr.detail")
+        # the same item in every run, from the index (no other run's texts loaded): differences marked
+        across = page.eval_on_selector_all("#item-rows tr.detail table.across tr:not(:first-child)",
+                                           "rs => rs.map(r => [r.className.trim(), ...[...r.cells].map(c => c.textContent)])")
+        assert len(across) == RUNS and [r for r in across if r[0].startswith("self")][0][2] == "openai/model-07"
+        own = next(r for r in across if r[0].startswith("self"))
+        for r in across:
+            assert ("differs" in r[0]) == (r[4] != own[4] or r[5] != own[5]) and (r[1] == "≠") == ("differs" in r[0])
+        assert 0 < sum("differs" in r[0] for r in across) < RUNS
+        assert len([u for u in requests if "_items/" in u]) == 1
         # a full-text search loads the texts of the runs in view (all of them), then finds the one item
         page.select_option("#f-run", "")
         page.fill("#f-search", "marker-41-puzzle/18 ")

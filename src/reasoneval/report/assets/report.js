@@ -241,6 +241,7 @@
     td.appendChild(box);
     block(td, "gold answer", it[7] === null ? "(not recorded in the verdict)" : it[7]);
     block(td, "extracted answer", it[6] === null ? "(none)" : it[6]);
+    acrossRuns(td, idx);
     turns.forEach(function (t, k) {
       var div = mk("div", "turn");
       div.appendChild(mk("h5", null, (turns.length > 1 ? "Turn " + (k + 1) + " · " : "") + (t[3] || "unscored") +
@@ -267,6 +268,41 @@
     });
     tr.appendChild(td);
     return tr;
+  }
+
+  // the same item (key, sample, benchmark) in the other runs: verdicts and answers side by side, differences
+  // from the opened run marked (the full word diff of two completions: `reasoneval show ITEM RUN RUN`)
+  var byKey = null;
+  function acrossRuns(parent, idx) {
+    if (!byKey) {
+      byKey = new Map();
+      for (var i = 0; i < ITEMS.length; i++) {
+        var k = RUNS[ITEMS[i][0]].benchmark + "\u0000" + ITEMS[i][1] + "\u0000" + ITEMS[i][3];
+        var list = byKey.get(k);
+        if (list) list.push(i); else byKey.set(k, [i]);
+      }
+    }
+    var it = ITEMS[idx];
+    var same = byKey.get(RUNS[it[0]].benchmark + "\u0000" + it[1] + "\u0000" + it[3]) || [];
+    if (same.length < 2) return;
+    parent.appendChild(mk("div", "label", "this item in " + same.length + " runs (≠: verdict or answer differs from this run)"));
+    var table = mk("table", "across");
+    var head = mk("tr");
+    ["", "run", "mode", "verdict", "extracted"].forEach(function (h) { head.appendChild(mk("th", null, h)); });
+    table.appendChild(head);
+    same.forEach(function (j) {
+      var o = ITEMS[j], differs = outcomeOf(o) !== outcomeOf(it) || o[6] !== it[6];
+      var tr = mk("tr", (j === idx ? "self" : "") + (differs ? " differs" : ""));
+      tr.appendChild(mk("td", null, j === idx ? "▶" : (differs ? "≠" : "")));
+      tr.appendChild(mk("td", null, RUNS[o[0]].label));
+      tr.appendChild(mk("td", null, RUNS[o[0]].mode));
+      var v = mk("td");
+      v.appendChild(mk("span", "badge " + outcomeOf(o), outcomeOf(o)));
+      tr.appendChild(v);
+      tr.appendChild(mk("td", "extracted", o[6] === null ? "(none)" : short(o[6], 200)));
+      table.appendChild(tr);
+    });
+    parent.appendChild(table);
   }
 
   function itemRow(idx) {
