@@ -398,7 +398,9 @@ def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", c
             render.to_terminal(tables)
             for v in views:
                 s = v.stats
-                typer.echo(f"{v.run['run_id']} {v.run['model']}: {s['items']} items, {s['errors']} errors, "
+                n = len({r.item_key for r in v.rows})  # items, not item x sample answers
+                answers = f" ({s['items']} answers)" if s["items"] != n else ""
+                typer.echo(f"{v.run['run_id']} {v.run['model']}: {n} items{answers}, {s['errors']} errors, "
                            f"{s['unextractable']} unextractable ({s['truncated']} truncated), "
                            f"{s['prompt_tokens']}+{s['completion_tokens']} tokens")
         sys.stdout.flush()

@@ -92,9 +92,10 @@ def test_report_cli_latex_prices_and_samples(tmp_path: Path) -> None:
     path = _samples_store(tmp_path)
     prices = tmp_path / "prices.yaml"
     prices.write_text("openai/sampler: {input: 1.0, output: 4.0}\n")
-    tex_out, md_out = tmp_path / "r.tex", tmp_path / "r.md"
+    tex_out, md_out, html_out = tmp_path / "r.tex", tmp_path / "r.md", tmp_path / "r.html"
     res = CliRunner().invoke(app, ["report", "run_samples_3", "run_zero_1", "--store", str(path), "--latex",
-                                   str(tex_out), "--md", str(md_out), "--prices", str(prices), "--json"])
+                                   str(tex_out), "--md", str(md_out), "--prices", str(prices), "--json",
+                                   "--html", str(html_out)])
     assert res.exit_code == 0, res.output
     doc = tex_out.read_text()
     assert "\\caption{Samples: pass@k, majority vote and spread across samples (\\%)}" in doc
@@ -103,6 +104,13 @@ def test_report_cli_latex_prices_and_samples(tmp_path: Path) -> None:
     # cost: 6 calls x (1000 x 1 + 500 x 4) / 1M = 0.018; per 1,000 items (2 items) = 9.0
     assert "\\caption{Cost}" in doc and "openai/sampler & zero-shot & 2 & 6000 & 3000 & 0 & 0.02 & 9.00" in doc
     assert "no price for 'openai/toy-model'" in doc
+    page = html_out.read_text()
+    assert "<h4>Cost</h4>" in page and "<h4>Samples: pass@k, majority vote and spread across samples (%)</h4>" in page
+    # the overview counts items, not item x sample answers: 2 items, 6 answers
+    overview = page[page.index("<h4>Runs"):]
+    row = re.search(r'<tr data-run="\d+"><td>openai/sampler</td>.*?</tr>', overview).group(0)
+    assert re.findall(r'<td class="num" data-v="([^"]+)"', row)[0] == "2"
+    assert "<th>answers (item x sample)</th>" in page
     md = md_out.read_text()
     assert "### Samples: pass@k" in md and "### Cost" in md
     import json

@@ -383,6 +383,11 @@ def _table_html(m: MergedTable, cmps: list[dict[int, Cmp]]) -> str:
     return f"<table class=\"{cls}\"><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
+def n_items(v: RunView) -> int:
+    """Items, not (item, sample) rows: a run with --samples 4 over 10 items has 10 items."""
+    return len({r.item_key for r in v.rows})
+
+
 def _overview_tables(views: list[RunView], idx: list[int], labels: list[str]) -> str:
     """One ranking per protocol (mode): zero-shot, three-shot, trick, ... runs are never ranked in one list."""
     modes: dict[str, list[int]] = defaultdict(list)
@@ -405,8 +410,8 @@ def _overview_table(views: list[RunView], idx: list[int], labels: list[str], mod
         s, run = v.stats, v.run
         body.append(
             f'<tr data-run="{i}"><td>{esc(labels[i])}</td><td>{esc(run.get("mode"))}</td>'
-            f'<td>{esc(run.get("subset") or "all")}</td><td class="num" data-v="{s.get("items", 0)}">'
-            f'{esc(s.get("items", 0))}</td>'
+            f'<td>{esc(run.get("subset") or "all")}</td><td class="num" data-v="{n_items(v)}">'
+            f'{esc(n_items(v))}</td>'
             + (f'<td class="num" data-v="{acc}">{acc:.2f}</td>' if acc is not None else "<td></td>")
             + f'<td class="num" data-v="{s.get("errors", 0)}">{esc(s.get("errors", 0))}</td>'
             f'<td class="num" data-v="{s.get("extraction_failure_rate", 0)}">'
@@ -493,13 +498,15 @@ def _run_fields(v: RunView) -> list[tuple[str, Any]]:
         ("package version", spec.get("package_version")), ("data version", spec.get("data_version")),
         ("prompt version", spec.get("prompt_version")),
         ("created", _date(run.get("created"))), ("updated", _date(run.get("updated"))),
-        ("items", s.get("items")), ("accuracy", f"{acc:.2f}" if acc is not None else ""),
+        ("items", n_items(v)), ("accuracy", f"{acc:.2f}" if acc is not None else ""),
         ("errors", s.get("errors")), ("unextractable", s.get("unextractable")),
         ("truncated", s.get("truncated")),
         ("extraction failure rate", f"{100 * float(s.get('extraction_failure_rate') or 0):.2f}%"),
         ("prompt tokens", s.get("prompt_tokens")), ("completion tokens", s.get("completion_tokens")),
         ("mean output tokens", s.get("mean_output_tokens")),
     ]
+    if s.get("items") != n_items(v):  # several samples per item
+        fields.insert(fields.index(("items", n_items(v))) + 1, ("answers (item x sample)", s.get("items")))
     known = {"benchmark", "subset", "mode", "model", "params", "samples", "seed", "limit", "judge", "options",
              "package_version", "data_version", "prompt_version"}
     fields += [(k, spec[k]) for k in sorted(spec) if k not in known]
