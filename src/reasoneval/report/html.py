@@ -666,12 +666,14 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
             for t in r.turns:
                 vd = t.verdict
                 c = t.completion
-                ctoks += c.usage.completion_tokens
+                usage = getattr(c, "usage", None)  # None: the server reported no usage (unknown, not 0)
+                ctoks += usage.completion_tokens if usage is not None else 0
                 turns.append([
                     _prompt(strs, t.prompt), strs.text(c.text),
                     vd.extracted if vd else None, vd.outcome.value if vd else None,
                     vd.method if vd else None, (vd.detail or None) if vd else None,
-                    c.finish_reason, c.error, c.usage.prompt_tokens, c.usage.completion_tokens])
+                    c.finish_reason, c.error, usage.prompt_tokens if usage is not None else None,
+                    usage.completion_tokens if usage is not None else None])
             fv = r.final.verdict
             detail = (fv.detail if fv else None) or {}
             item = known.get(r.item_key)

@@ -246,7 +246,7 @@
       var div = mk("div", "turn");
       div.appendChild(mk("h5", null, (turns.length > 1 ? "Turn " + (k + 1) + " · " : "") + (t[3] || "unscored") +
         (t[4] ? " · scored by " + t[4] : "") + (t[6] ? " · finish " + t[6] : "") +
-        " · tokens " + t[8] + " in / " + t[9] + " out"));
+        " · tokens " + (t[8] === null ? "?" : t[8]) + " in / " + (t[9] === null ? "?" : t[9]) + " out"));
       var det = mk("details", "prompt");
       var prompt = t[0];
       var lastUser = "";
