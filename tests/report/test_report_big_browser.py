@@ -135,7 +135,10 @@ def test_embedded_report_decodes_a_run_only_when_opened(browser: Any, tmp_path: 
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("reasoneval.report.html.make_plots", lambda views: ([], []))
     out = tmp_path / "small.html"
+    (tmp_path / "small_items").mkdir()
+    (tmp_path / "small_items" / "run-9.js").write_text("stale")  # an earlier, larger report's chunks
     assert write_html(_views()[:3], out) == []  # below the limit: one self-contained file
+    assert not (tmp_path / "small_items").exists()
     ctx, page, requests, errors = _open(browser, out)
     try:
         # the texts are in the page, compressed: not in the DOM as text until an item is opened

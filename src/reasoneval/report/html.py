@@ -773,10 +773,12 @@ def write_html(views: list[RunView], path: Path, prices: dict[str, Price] | None
     folder = side_folder(Path(final) if final is not None else path)
     page, files = build_page(views, prices=prices, side=folder.name)
     written = []
+    for old in folder.glob("run-*.js"):  # chunks of an earlier report under this name
+        old.unlink()
+    if not files and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
     if files:
         folder.mkdir(exist_ok=True)
-        for old in folder.glob("run-*.js"):  # chunks of an earlier, larger report
-            old.unlink()
         for name, text in files.items():
             target = folder.parent / name
             target.write_text(text, encoding="ascii")
