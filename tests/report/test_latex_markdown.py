@@ -55,6 +55,15 @@ def test_latex_booktabs_layout() -> None:
     assert tex(EVIL) in doc and "<script>" not in doc
 
 
+def test_latex_leaves_out_columns_no_row_reports() -> None:
+    trick = Table("korbench (trick, official scoring)", ["model", "Overall", "Operation", "Logic", "Cipher", "Puzzle",
+                                                         "Counterfactual"],
+                  [["m1", "12.00", "-", "-", "-", "12.00", "-"], ["m2", "8.00", "-", "", "-", "8.00", None]])
+    doc = to_latex([trick])
+    assert r"\begin{tabular}{lrr}" in doc and r"model & Overall & Puzzle \\" in doc
+    assert r"m1 & 12.00 & 12.00 \\" in doc and "Logic" not in doc
+
+
 def test_markdown_has_no_html_entities_and_renders_as_the_text() -> None:
     t = Table("the paper's numbers <b>x</b>", ["model", "acc|%"], [[EVIL, 1.0]], ["see the paper's Table 2 & *more*"])
     md = to_markdown([t])

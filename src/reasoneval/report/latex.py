@@ -53,11 +53,21 @@ def _label(title: str, taken: set[str]) -> str:
     return label
 
 
+def _absent(x: Any) -> bool:
+    return x is None or (isinstance(x, str) and x.strip() in ("", "-"))
+
+
 def table_tex(t: Table, label: str) -> str:
+    """One table; columns no row has a value in ('-' or empty: the trick protocol's four categories it never
+    ran) are left out."""
+    keep = [i for i in range(len(t.columns))
+            if i == 0 or not t.rows or any(i < len(r) and not _absent(r[i]) for r in t.rows)]
+    t = Table(t.title, [t.columns[i] for i in keep], [[r[i] if i < len(r) else None for i in keep] for r in t.rows],
+              t.notes, t.kind)
     cols = len(t.columns)
     align = []
     for i in range(cols):
-        vals = [r[i] for r in t.rows if i < len(r) and r[i] not in (None, "")]
+        vals = [r[i] for r in t.rows if i < len(r) and not _absent(r[i])]
         align.append("r" if i > 0 and vals and all(_numeric(v) for v in vals) else "l")
     lines = [r"\begin{table}[t]", r"\centering", r"\small", rf"\caption{{{tex(t.title)}}}", rf"\label{{{label}}}",
              rf"\begin{{tabular}}{{{''.join(align)}}}", r"\toprule",
