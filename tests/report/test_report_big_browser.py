@@ -109,6 +109,15 @@ def test_big_report_with_side_files_loads_texts_on_demand(browser: Any, tmp_path
             assert ("differs" in r[0]) == (r[4] != own[4] or r[5] != own[5]) and (r[1] == "≠") == ("differs" in r[0])
         assert 0 < sum("differs" in r[0] for r in across) < RUNS
         assert len([u for u in requests if "_items/" in u]) == 1
+        # compare the two completions: run 12's texts are loaded, its words that run 7 lacks are marked
+        page.locator("#item-rows tr.detail table.across tr", has_text="openai/model-12").locator("button").click()
+        page.wait_for_selector("#item-rows .compare mark", timeout=30_000)
+        marks = page.locator("#item-rows .compare mark").all_inner_texts()
+        assert "marker-12-cipher/2" in " ".join(marks) and not any("marker-07" in m for m in marks)
+        sides = page.locator("#item-rows .compare pre.text").all_inner_texts()
+        assert sides[0].endswith("marker-07-cipher/2 [[2]]") and sides[1].endswith("marker-12-cipher/2 [[2]]")
+        assert page.locator("#item-rows .compare pre.text").nth(0).locator("mark").count() == 0
+        assert len([u for u in requests if "_items/" in u]) == 2
         # a full-text search loads the texts of the runs in view (all of them), then finds the one item
         page.select_option("#f-run", "")
         page.fill("#f-search", "marker-41-puzzle/18 ")

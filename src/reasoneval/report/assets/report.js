@@ -288,7 +288,7 @@
     parent.appendChild(mk("div", "label", "this item in " + same.length + " runs (≠: verdict or answer differs from this run)"));
     var table = mk("table", "across");
     var head = mk("tr");
-    ["", "run", "mode", "verdict", "extracted"].forEach(function (h) { head.appendChild(mk("th", null, h)); });
+    ["", "run", "mode", "verdict", "extracted", ""].forEach(function (h) { head.appendChild(mk("th", null, h)); });
     table.appendChild(head);
     same.forEach(function (j) {
       var o = ITEMS[j], differs = outcomeOf(o) !== outcomeOf(it) || o[6] !== it[6];
@@ -300,9 +300,64 @@
       v.appendChild(mk("span", "badge " + outcomeOf(o), outcomeOf(o)));
       tr.appendChild(v);
       tr.appendChild(mk("td", "extracted", o[6] === null ? "(none)" : short(o[6], 200)));
+      var act = mk("td");
+      if (j !== idx) {
+        var btn = mk("button", "cmp-btn", "compare");
+        btn.type = "button";
+        btn.addEventListener("click", function (e) { e.stopPropagation(); compareWith(parent, idx, j); });
+        act.appendChild(btn);
+      }
+      tr.appendChild(act);
       table.appendChild(tr);
     });
     parent.appendChild(table);
+  }
+
+  // word diff: the other text as [changed, piece] pieces (LCS over whitespace-separated tokens)
+  var DIFF_CELLS = 4000000;
+  function wordDiff(a, b) {
+    var A = a.split(/(\s+)/), B = b.split(/(\s+)/), n = A.length, m = B.length;
+    if ((n + 1) * (m + 1) > DIFF_CELLS) return null;
+    var L = new Uint32Array((n + 1) * (m + 1)), w = m + 1, i, j;
+    for (i = n - 1; i >= 0; i--) for (j = m - 1; j >= 0; j--)
+      L[i * w + j] = A[i] === B[j] ? L[(i + 1) * w + j + 1] + 1 : Math.max(L[(i + 1) * w + j], L[i * w + j + 1]);
+    var out = [];
+    function push(ch, p) {
+      if (out.length && out[out.length - 1][0] === ch) out[out.length - 1][1] += p; else out.push([ch, p]);
+    }
+    i = 0; j = 0;
+    while (j < m) {
+      if (i < n && A[i] === B[j]) { push(false, B[j]); i++; j++; }
+      else if (i < n && L[(i + 1) * w + j] >= L[i * w + j + 1]) i++;
+      else { push(/\S/.test(B[j]), B[j]); j++; }
+    }
+    return out;
+  }
+  function finalText(it) {
+    var c = LOADED[it[0]], turns = turnsOf(it);
+    return turns && turns.length ? txt(turns[turns.length - 1][1], c.strs) : "";
+  }
+  function compareWith(parent, idx, j) {
+    var old = parent.querySelector(".compare");
+    if (old) old.remove();
+    var box = mk("div", "compare");
+    parent.insertBefore(box, parent.querySelector("table.across").nextSibling);
+    box.appendChild(mk("p", "note loading", "loading…"));
+    busy(Promise.all([chunk(ITEMS[idx][0]), chunk(ITEMS[j][0])])).then(function () {
+      var a = finalText(ITEMS[idx]), b = finalText(ITEMS[j]), pieces = wordDiff(a, b);
+      box.replaceChildren();
+      [[idx, null], [j, pieces]].forEach(function (x) {
+        var col = mk("div", "side");
+        col.appendChild(mk("div", "label", RUNS[ITEMS[x[0]][0]].label + (x[1] ? " (marked: words not in the other)" : "")));
+        var pre = mk("pre", "text");
+        if (x[1] === null) pre.textContent = x[0] === idx ? a : b;
+        else x[1].forEach(function (p) { pre.appendChild(p[0] ? mk("mark", null, p[1]) : document.createTextNode(p[1])); });
+        col.appendChild(pre);
+        box.appendChild(col);
+      });
+      if (pieces === null) box.appendChild(mk("p", "note", "too long to mark the differences here: reasoneval show " +
+        ITEMS[idx][1] + " " + RUNS[ITEMS[idx][0]].id + " " + RUNS[ITEMS[j][0]].id));
+    }, function (e) { box.replaceChildren(mk("p", "note", String(e.message || e))); });
   }
 
   function itemRow(idx) {
