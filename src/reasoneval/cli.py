@@ -1,4 +1,4 @@
-"""Command line: run | score | rescore | report | export | generate | list | judge-audit | finereason."""
+"""Command line: run | score | rescore | report | export | rm | show | generate | list | judge-audit | finereason."""
 
 from __future__ import annotations
 
@@ -378,7 +378,7 @@ async def _run_local(bench: Any, spec: Any, st: Any, concurrency: int, retry_err
 
 
 def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", ci: bool = False,
-            prompts: bool = True) -> None:
+            prompts: bool = True, prices: Any = None) -> None:
     """``prompts=False`` (the table after a run: the prompts were just written and tables never show them)
     leaves every stored prompt undecoded; ``report`` reads them all, so a damaged one is reported."""
     from .core.tokens import show_count
@@ -396,6 +396,9 @@ def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", c
         from .report.stats_tables import ci_table
 
         tables.append(ci_table(views))
+    from .report.addons import addon_tables
+
+    tables += addon_tables(views, prices)  # samples (pass@k, maj@k) and, with --prices, cost
     with _stdout_guard():
         if json_out:
             typer.echo(json.dumps({"runs": [{"run": v.run, "stats": v.stats} for v in views],
@@ -404,7 +407,9 @@ def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", c
             render.to_terminal(tables)
             for v in views:
                 s = v.stats
-                typer.echo(f"{v.run['run_id']} {v.run['model']}: {s['items']} items, {s['errors']} errors, "
+                n = len({r.item_key for r in v.rows})  # items, not item x sample answers
+                answers = f" ({s['items']} answers)" if s["items"] != n else ""
+                typer.echo(f"{v.run['run_id']} {v.run['model']}: {n} items{answers}, {s['errors']} errors, "
                            f"{s['unextractable']} unextractable ({s['truncated']} truncated), "
                            f"{show_count(s['prompt_tokens'])}+{show_count(s['completion_tokens'])} tokens"
                            + (f" ({unknown} of {s['calls']} calls without usage)"
@@ -498,19 +503,29 @@ def report(
     md: Annotated[Path | None, typer.Option(help="write the tables as Markdown")] = None,
     csv_path: Annotated[Path | None, typer.Option("--csv", help="write the tables as CSV, one file per table (NAME.csv, NAME-2-<title>.csv, ...)")] = None,
     ci: Annotated[bool, typer.Option("--ci", help="add 95% bootstrap confidence intervals per run and subset")] = False,
+    latex: Annotated[Path | None, typer.Option("--latex", help="write the tables as LaTeX (booktabs)")] = None,
+    prices: Annotated[Path | None, typer.Option("--prices", help="price file (YAML/JSON: model -> input/output/reasoning per 1M tokens): adds a cost table")] = None,
 ) -> None:
-    """Print the tables of one or more runs (terminal and JSON; HTML/Markdown/CSV files)."""
+    """Print the tables of one or more runs (terminal and JSON; HTML/Markdown/CSV/LaTeX files)."""
     from .core.outfile import OutputError, check_target, output_path, write_text
     from .report import collect, render
 
     try:
-        for target in (md, csv_path, html):
+        for target in (md, csv_path, html, latex):
             if target is not None:
                 check_target(target)
     except OutputError as e:
         fail(str(e))
+    price_table = None
+    if prices is not None:
+        from .report.cost import PriceError, load_prices
+
+        try:
+            price_table = load_prices(prices)
+        except PriceError as e:
+            fail(str(e))
     st = _existing_store(store, readonly=True)
-    if md or csv_path or html:
+    if md or csv_path or html or latex:
         try:
             views = [collect.view(st, r) for r in runs]
         except KeyError as e:
@@ -523,6 +538,9 @@ def report(
             from .report.stats_tables import ci_table
 
             tables.append(ci_table(views))
+        from .report.addons import addon_tables
+
+        tables += addon_tables(views, price_table)
         written: list[Path] = []
         try:  # each file all or nothing (core/outfile.py); a failure is one line
             if md:
@@ -532,19 +550,26 @@ def report(
                 for path, text in render.csv_files(tables, csv_path):
                     write_text(path, text)
                     written.append(path)
+            if latex:
+                from .report.latex import to_latex
+
+                write_text(latex, to_latex(tables))
+                written.append(latex)
             if html:
                 from .report.html import write_html
 
                 with output_path(html) as tmp:
-                    write_html(views, tmp)
+                    side = write_html(views, tmp, prices=price_table, final=html)
                 written.append(html)
+                if side:  # a large report: the item texts are a folder beside the page
+                    written.append(side[0].parent)
         except OutputError as e:
             for path in written:
                 typer.echo(f"wrote {path}", err=True)
             fail(str(e))
         for path in written:
             typer.echo(f"wrote {path}", err=True)
-    _report(st, runs, json_out, ci=ci)
+    _report(st, runs, json_out, ci=ci, prices=price_table)
 
 
 @app.command("runs")
@@ -713,6 +738,10 @@ app.add_typer(_data_app, name="data")
 from .report.stats_cli import register as _register_stats  # noqa: E402 - compare | correlate | ablation | stats
 
 _register_stats(app)
+
+from .report.runs_cli import register as _register_runs  # noqa: E402 - rm | show
+
+_register_runs(app)
 
 from .report.attention_cli import attention as _attention  # noqa: E402 - reasoneval attention korbench:<subset>
 

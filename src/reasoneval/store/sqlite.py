@@ -420,6 +420,27 @@ class RunStore:
                             (run_id, item_key, sample))
         return len(keys)
 
+    @_guarded
+    def delete_runs(self, run_ids: list[str]) -> dict[str, int]:
+        """Delete runs with their completions and verdicts (and their rows of an ``items`` table, where a store
+        has one), all in one transaction; the response cache stays. Returns the number of rows removed per
+        table."""
+        self.flush()
+        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        removed = dict.fromkeys(("runs", "completions", "verdicts"), 0)
+        if "items" in tables and "run_id" in {r[1] for r in self.db.execute("PRAGMA table_info(items)")}:
+            removed["items"] = 0
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for run_id in run_ids:
+                for table in removed:  # names from the fixed list above, never from input
+                    removed[table] += self.db.execute(f"DELETE FROM {table} WHERE run_id=?", (run_id,)).rowcount
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return removed
+
     # ---- response cache
     @_reading
     @_guarded
