@@ -1,11 +1,15 @@
-"""Command line: run | score | rescore | report | export | generate | list | judge-audit | finereason."""
+"""Command line: run | score | rescore | report | export | rm | show | generate | list | judge-audit | finereason."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import math
 import os
+import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -86,7 +90,9 @@ def run(
     target: Annotated[str, typer.Argument(help="benchmark[:subset], e.g. korbench:cipher")],
     model: Annotated[str, typer.Option(help="llamacpp/default | openai/<m> | openai-compat/<m>@URL[,URL] | anthropic/<m> | hf/<path> | vllm/<path>")] = "llamacpp/default",
     mode: Annotated[str | None, typer.Option(help="protocol (see `reasoneval list`)")] = None,
-    limit: Annotated[int | None, typer.Option(min=1, help="first N items of EACH subset (default: all)")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="N items of EACH subset (default: all): a seeded sample keeping the labels' and categories' shares (--limit-mode first: the first N)")] = None,
+    limit_mode: Annotated[str, typer.Option(help="how --limit picks items: sample (seeded, stratified) | first (the first N in the release's order)")] = "sample",
+    limit_seed: Annotated[int, typer.Option(help="seed of the --limit sample (part of the run id)")] = 0,
     concurrency: Annotated[int, typer.Option(min=1, help="requests in flight")] = 32,
     samples: Annotated[int, typer.Option(min=1, help="samples per item")] = 1,
     seed: Annotated[int | None, typer.Option(help="seed sent to the model (and of per-sample seeds); default: none sent")] = None,
@@ -113,7 +119,11 @@ def run(
     timeout_connect: Annotated[float, typer.Option(min=0.1, help="HTTP connect timeout, s (not part of the run id)")] = 10.0,
     timeout_read: Annotated[float | None, typer.Option(min=0.1, help="HTTP read timeout, s (default: the total)")] = None,
     timeout_total: Annotated[float, typer.Option(min=0.1, help="HTTP timeout of one attempt, s")] = 600.0,
-    hedge_after: Annotated[float | None, typer.Option(min=0, help="re-send a request unanswered after S s (default adaptive, 0 off)")] = None,
+    hedge_after: Annotated[float | None, typer.Option(min=0, help="a request unanswered after S s gives its slot back and is re-sent, first answer wins (default adaptive: 4 x the p99 latency, 1-300 s; 0 off)")] = None,
+    abandon_after: Annotated[float | None, typer.Option(min=0, help="an attempt unanswered S s after its last copy was sent is abandoned and retried (default adaptive: 8 x the p99 latency, at least 2 s, at most --timeout-total; 0 off)")] = None,
+    max_response_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response read, MiB received (default 64; not part of the run id)")] = None,
+    max_decoded_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response once decompressed, MiB (default 64)")] = None,
+    max_response_chars: Annotated[int | None, typer.Option(min=1, help="most characters of answer + reasoning read from one response (default 8,000,000)")] = None,
     store: StoreOpt = DEFAULT_STORE,
     json_out: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     progress: bool = True,
@@ -127,8 +137,11 @@ def run(
         from .hub import set_offline
 
         set_offline(True)
+    _check_finite("--temperature", temperature, low=0.0)
+    _check_finite("--top-p", top_p, low=0.0, high=1.0)
     name, subset = registry.parse_target(target)
     bench = _bench_with_options(name, option, data)
+    _check_data_path(bench.options.data)
     mode = mode or bench.default_mode
     if mode not in bench.modes():
         fail(f"unknown mode {mode!r} for {name}; known: {', '.join(bench.modes())}")
@@ -142,22 +155,32 @@ def run(
     try:
         data_version = bench.data_version()
     except (FileNotFoundError, ValueError) as e:
-        fail(str(e))
+        fail(_data_message(bench, e))
+    from .runner.sample import LIMIT_MODES
+
+    if limit_mode not in LIMIT_MODES:
+        fail(f"unknown --limit-mode {limit_mode!r}: {' or '.join(LIMIT_MODES)}")
     spec = RunSpec(name, subset, mode, model, params, samples, seed or 0, limit, judge, bench.options,
-                   data_version=data_version, settings=settings_record)
+                   data_version=data_version, settings=settings_record, limit_mode=limit_mode,
+                   limit_seed=limit_seed)
     _check_selects_items(bench, spec)
     if executor not in ("local", "ray"):
         fail(f"unknown executor {executor!r}: local or ray")
     run_id = spec.run_id()
     announce = f"run {run_id}: {target} ({mode}) on {model}  [store {store}]"
+    from .models.limits import ResponseLimits
     from .models.openai_compat import HTTPOptions
 
     http = HTTPOptions(timeout_s=timeout_total, connect_timeout_s=timeout_connect, read_timeout_s=timeout_read,
-                       hedge_after_s=hedge_after, stream=stream)
+                       hedge_after_s=hedge_after, abandon_after_s=abandon_after, stream=stream,
+                       limits=ResponseLimits.of(max_response_mb, max_decoded_mb, max_response_chars))
+    from .runner.signals import Termination
+
     st = RunStore(store)
+    term = Termination()  # SIGTERM / SIGHUP stop the run like Ctrl-C
     try:
         # this process alone runs run_id on this store (else one `error:` line); released when the run ends
-        with st.run_lock(run_id):
+        with term, st.run_lock(run_id):
             if executor == "ray":
                 from .runner.ray_exec import json_object, run_ray
 
@@ -168,16 +191,19 @@ def run(
                                  runtime_env=json_object("--ray-runtime-env", ray_runtime_env),
                                  concurrency=ray_worker_concurrency, start_timeout_s=ray_start_timeout)
             else:
-                result = asyncio.run(_run_local(bench, spec, st, concurrency, retry_errors, progress, announce,
-                                                http))
+                result = asyncio.run(term.guard(_run_local(bench, spec, st, concurrency, retry_errors, progress,
+                                                           announce, http)))
     except ModelError as e:
         fail(str(e))
     except (FileNotFoundError, ValueError) as e:
         fail(str(e))
-    except KeyboardInterrupt:
-        typer.echo(f"\ninterrupted: run {run_id} is stored in {store}; re-run the same command to resume it "
+    except (KeyboardInterrupt, asyncio.CancelledError) as e:
+        if isinstance(e, asyncio.CancelledError) and term.signum is None:
+            raise
+        how = f" by {term.name}" if term.signum is not None else ""
+        typer.echo(f"\ninterrupted{how}: run {run_id} is stored in {store}; re-run the same command to resume it "
                    "(nothing finished is asked again)", err=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(term.exit_code) from None
     typer.echo(f"run {result.run_id}{' (resumed)' if result.resumed else ''}: {result.units} items, "
                f"{result.generated} generated, {result.cached} cached, {result.reused} reused, "
                f"{result.errors} errors  [store {store}]", err=True)
@@ -185,6 +211,38 @@ def run(
     code = _explain_errors(st, result)
     if code:
         raise typer.Exit(code)
+
+
+def _check_finite(flag: str, value: float | None, low: float, high: float | None = None) -> None:
+    """A sampling parameter is a finite number in range (NaN and infinity are not JSON: no server takes them)."""
+    if value is None:
+        return
+    if not math.isfinite(value) or value < low or (high is not None and value > high):
+        fail(f"{flag} {value}: must be a number from {low:g}" + (f" to {high:g}" if high is not None else " up"))
+
+
+def _check_data_path(raw: str | None) -> None:
+    """``--data`` (or ``-O data=``) names a folder or a non-empty regular file: a device, a pipe (``/dev/zero``)
+    or an empty file is one line before any benchmark reads it (a missing path: the benchmark explains its
+    expected layout)."""
+    if not raw:
+        return
+    p = Path(raw).expanduser()
+    if not p.exists() or p.is_dir():
+        return
+    if not p.is_file():
+        fail(f"--data {raw}: not a regular file or folder")
+    if p.stat().st_size == 0:
+        fail(f"--data {raw}: empty file (0 bytes), no items")
+
+
+def _data_message(bench: Any, e: Exception) -> str:
+    """The message of a data error; a file that is not text is named (the decoder's message does not)."""
+    raw = bench.options.data
+    if isinstance(e, UnicodeDecodeError) and raw:
+        where = f"--data {raw}" if Path(raw).is_file() else f"a file under --data {raw}"
+        return f"{where}: not UTF-8 text ({e.reason} at byte {e.start + 1}); expected JSON, JSON lines or Parquet"
+    return str(e)
 
 
 def _read_system(system: str | None) -> str | None:
@@ -196,8 +254,14 @@ def _read_system(system: str | None) -> str | None:
     return system or None
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
 def _extra_body(text: str | None) -> str | None:
     try:
+        if text:
+            json.loads(text, parse_constant=_no_constant)  # NaN / Infinity: Python reads them, servers do not
         return GenParams.canonical_extra(text)
     except ValueError as e:
         fail(f"--extra-body: {e}")
@@ -247,7 +311,7 @@ def _check_selects_items(bench: Any, spec: Any) -> None:
         target = spec.benchmark + (f":{spec.subset}" if spec.subset else "")
         applies = [s for s in bench.subsets() if bench.load(s, spec.mode)]
     except (FileNotFoundError, ValueError, KeyError) as e:
-        fail(str(e.args[0]) if isinstance(e, KeyError) else str(e))
+        fail(str(e.args[0]) if isinstance(e, KeyError) else _data_message(bench, e))
     hint = (f"mode {spec.mode!r} applies to: {', '.join(applies)}" if applies
             else f"no subset has items in mode {spec.mode!r}")
     fail(f"{target} has no items in mode {spec.mode!r}; {hint}")
@@ -259,9 +323,11 @@ def _explain_errors(st: Any, result: Any) -> int:
         return 0
     from collections import Counter
 
+    from .core.safetext import strip_controls
     from .runner.errors import error_kind
 
-    kinds = Counter(error_kind(e) for e in st.errors(result.run_id))
+    # stored errors are stripped of control codes when they are made; a store written before may hold them
+    kinds = Counter(strip_controls(error_kind(e)) for e in st.errors(result.run_id))
     for kind, n in kinds.most_common():
         typer.echo(f"  {n} x {kind}", err=True)
     deaths = result.extra.get("engine_deaths") or []
@@ -312,9 +378,10 @@ async def _run_local(bench: Any, spec: Any, st: Any, concurrency: int, retry_err
 
 
 def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", ci: bool = False,
-            prompts: bool = True) -> None:
+            prompts: bool = True, prices: Any = None) -> None:
     """``prompts=False`` (the table after a run: the prompts were just written and tables never show them)
     leaves every stored prompt undecoded; ``report`` reads them all, so a damaged one is reported."""
+    from .core.tokens import show_count
     from .report import collect, render
 
     try:
@@ -329,16 +396,39 @@ def _report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", c
         from .report.stats_tables import ci_table
 
         tables.append(ci_table(views))
-    if json_out:
-        typer.echo(json.dumps({"runs": [{"run": v.run, "stats": v.stats} for v in views],
-                               "tables": [t.to_json() for t in tables]}, ensure_ascii=False, indent=1))
-    else:
-        render.to_terminal(tables)
-        for v in views:
-            s = v.stats
-            typer.echo(f"{v.run['run_id']} {v.run['model']}: {s['items']} items, {s['errors']} errors, "
-                       f"{s['unextractable']} unextractable ({s['truncated']} truncated), "
-                       f"{s['prompt_tokens']}+{s['completion_tokens']} tokens")
+    from .report.addons import addon_tables
+
+    tables += addon_tables(views, prices)  # samples (pass@k, maj@k) and, with --prices, cost
+    with _stdout_guard():
+        if json_out:
+            typer.echo(json.dumps({"runs": [{"run": v.run, "stats": v.stats} for v in views],
+                                   "tables": [t.to_json() for t in tables]}, ensure_ascii=False, indent=1))
+        else:
+            render.to_terminal(tables)
+            for v in views:
+                s = v.stats
+                n = len({r.item_key for r in v.rows})  # items, not item x sample answers
+                answers = f" ({s['items']} answers)" if s["items"] != n else ""
+                typer.echo(f"{v.run['run_id']} {v.run['model']}: {n} items{answers}, {s['errors']} errors, "
+                           f"{s['unextractable']} unextractable ({s['truncated']} truncated), "
+                           f"{show_count(s['prompt_tokens'])}+{show_count(s['completion_tokens'])} tokens"
+                           + (f" ({unknown} of {s['calls']} calls without usage)"
+                              if (unknown := max(s.get('prompt_tokens_unknown') or 0,
+                                                 s.get('completion_tokens_unknown') or 0)) else ""))
+        sys.stdout.flush()
+
+
+@contextlib.contextmanager
+def _stdout_guard() -> Iterator[None]:
+    """Printing to a standard output that is a full device or a closed pipe (``> /dev/full``, ``| head``) is one
+    line (or, for a reader that is gone, nothing), not a traceback."""
+    try:
+        yield
+    except OSError as e:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more reaches the broken output
+        if isinstance(e, BrokenPipeError):
+            raise typer.Exit(0) from None
+        fail(f"cannot write to standard output: {e.strerror or e}")
 
 
 @app.command()
@@ -472,12 +562,29 @@ def report(
     md: Annotated[Path | None, typer.Option(help="write the tables as Markdown")] = None,
     csv_path: Annotated[Path | None, typer.Option("--csv", help="write the tables as CSV, one file per table (NAME.csv, NAME-2-<title>.csv, ...)")] = None,
     ci: Annotated[bool, typer.Option("--ci", help="add 95% bootstrap confidence intervals per run and subset")] = False,
+    latex: Annotated[Path | None, typer.Option("--latex", help="write the tables as LaTeX (booktabs)")] = None,
+    prices: Annotated[Path | None, typer.Option("--prices", help="price file (YAML/JSON: model -> input/output/reasoning per 1M tokens): adds a cost table")] = None,
 ) -> None:
-    """Print the tables of one or more runs (terminal and JSON; HTML/Markdown/CSV files)."""
+    """Print the tables of one or more runs (terminal and JSON; HTML/Markdown/CSV/LaTeX files)."""
+    from .core.outfile import OutputError, check_target, output_path, write_text
     from .report import collect, render
 
+    try:
+        for target in (md, csv_path, html, latex):
+            if target is not None:
+                check_target(target)
+    except OutputError as e:
+        fail(str(e))
+    price_table = None
+    if prices is not None:
+        from .report.cost import PriceError, load_prices
+
+        try:
+            price_table = load_prices(prices)
+        except PriceError as e:
+            fail(str(e))
     st = _existing_store(store, readonly=True)
-    if md or csv_path or html:
+    if md or csv_path or html or latex:
         try:
             views = [collect.view(st, r) for r in runs]
         except KeyError as e:
@@ -490,22 +597,38 @@ def report(
             from .report.stats_tables import ci_table
 
             tables.append(ci_table(views))
-        written: list[Path] = []
-        if md:
-            md.write_text(render.to_markdown(tables), encoding="utf-8")
-            written.append(md)
-        if csv_path:
-            for path, text in render.csv_files(tables, csv_path):
-                path.write_text(text, encoding="utf-8")
-                written.append(path)
-        if html:
-            from .report.html import write_html
+        from .report.addons import addon_tables
 
-            write_html(views, html)
-            written.append(html)
+        tables += addon_tables(views, price_table)
+        written: list[Path] = []
+        try:  # each file all or nothing (core/outfile.py); a failure is one line
+            if md:
+                write_text(md, render.to_markdown(tables))
+                written.append(md)
+            if csv_path:
+                for path, text in render.csv_files(tables, csv_path):
+                    write_text(path, text)
+                    written.append(path)
+            if latex:
+                from .report.latex import to_latex
+
+                write_text(latex, to_latex(tables))
+                written.append(latex)
+            if html:
+                from .report.html import write_html
+
+                with output_path(html) as tmp:
+                    side = write_html(views, tmp, prices=price_table, final=html)
+                written.append(html)
+                if side:  # a large report: the item texts are a folder beside the page
+                    written.append(side[0].parent)
+        except OutputError as e:
+            for path in written:
+                typer.echo(f"wrote {path}", err=True)
+            fail(str(e))
         for path in written:
             typer.echo(f"wrote {path}", err=True)
-    _report(st, runs, json_out, ci=ci)
+    _report(st, runs, json_out, ci=ci, prices=price_table)
 
 
 @app.command("runs")
@@ -513,7 +636,8 @@ def runs_cmd(
     store: StoreOpt = DEFAULT_STORE,
     json_out: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """List the runs in a store: id, benchmark, subset, mode, model, items, accuracy, date."""
+    """List the runs in a store: id, benchmark, subset, mode, model, options (scoring, data, limit, ...), items,
+    accuracy, date."""
     import datetime as dt
 
     from .core.benchmark import Table
@@ -521,37 +645,76 @@ def runs_cmd(
 
     st = _existing_store(store, readonly=True)
     tallies = st.tallies()
-    rows = []
+    rows, extra = [], []
     for r in st.find_runs():
         t = tallies.get(r["run_id"], {"items": 0, "correct": 0, "errors": 0})
         scored = t["items"] - t["errors"]
         acc = round(100 * t["correct"] / scored, 2) if scored else None
         when = dt.datetime.fromtimestamp(r["updated"] or r["created"]).strftime("%Y-%m-%d %H:%M")
-        rows.append([r["run_id"], r["benchmark"], r["subset"], r["mode"], r["model"], t["items"], acc,
-                     t["errors"], r["status"], when])
-    cols = ["run", "benchmark", "subset", "mode", "model", "items", "accuracy", "errors", "status", "updated"]
+        opts, limit = _run_options(r.get("spec") or {})
+        rows.append([r["run_id"], r["benchmark"], r["subset"], r["mode"], r["model"], _options_text(opts, limit),
+                     t["items"], acc, t["errors"], r["status"], when])
+        extra.append({"options": opts, "limit": limit})
+    cols = ["run", "benchmark", "subset", "mode", "model", "options", "items", "accuracy", "errors", "status",
+            "updated"]
     if json_out:
-        typer.echo(json.dumps([dict(zip(cols, r, strict=True)) for r in rows], ensure_ascii=False, indent=1))
+        docs = [{**dict(zip(cols, r, strict=True)), **x} for r, x in zip(rows, extra, strict=True)]
+        typer.echo(json.dumps(docs, ensure_ascii=False, indent=1))
     elif not rows:
         typer.echo(f"no runs in {store}", err=True)
     else:
         render.to_terminal([Table(f"runs in {store}", cols, rows)])
 
 
+def _run_options(spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """A stored run's option values (every one the record holds, defaults included: ``scoring=official`` is
+    shown, not implied) and how its items were limited (None: all items)."""
+    from .runner.rescore import limit_of
+
+    opts = spec.get("options")
+    opts = dict(opts) if isinstance(opts, dict) else {}
+    if spec.get("limit") is None:
+        return opts, None
+    lim = limit_of(spec)
+    limit = {"n": spec["limit"], "mode": lim["limit_mode"]}
+    if lim["limit_mode"] != "first":
+        limit["seed"] = lim["limit_seed"]
+    return opts, limit
+
+
+def _options_text(opts: dict[str, Any], limit: dict[str, Any] | None) -> str:
+    """``scoring=official limit=10(sample,seed=0)``: options without a value (None) left out."""
+    parts = [f"{k}={json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list)) else v}"
+             for k, v in sorted(opts.items()) if v is not None]
+    if limit is not None:
+        how = "first" if limit["mode"] == "first" else f"{limit['mode']},seed={limit.get('seed', 0)}"
+        parts.append(f"limit={limit['n']}({how})")
+    return re.sub(r"[\x00-\x1f\x7f-\x9f]", "?", " ".join(parts))  # a stored value never drives the terminal
+
+
 @app.command()
 def export(
     run_ref: str,
-    out: Annotated[Path, typer.Argument(help=".jsonl or .parquet")],
+    out: Annotated[Path, typer.Argument(help=".jsonl, .json, .csv or .parquet")],
     store: StoreOpt = DEFAULT_STORE,
 ) -> None:
-    """Export a run's completions and verdicts."""
+    """Export a run's completions and verdicts (one row per completion; the suffix picks the format)."""
+    from .core.outfile import OutputError, check_target
     from .report.collect import resolve_run
     from .store.export import export as do_export
+    from .store.export import export_format
 
+    try:  # a path that cannot be written is reported before anything is read
+        check_target(out)
+        export_format(out)
+    except OutputError as e:
+        fail(str(e))
     st = _existing_store(store, readonly=True)
     try:
         run = resolve_run(st, run_ref)
         n = do_export(st, run["run_id"], "default", out, _golds(run, st))
+    except OutputError as e:
+        fail(str(e))
     except (KeyError, RuntimeError) as e:
         fail(str(e.args[0]))
     typer.echo(f"wrote {n} rows to {out}", err=True)
@@ -636,6 +799,10 @@ app.add_typer(_data_app, name="data")
 from .report.stats_cli import register as _register_stats  # noqa: E402 - compare | correlate | ablation | stats
 
 _register_stats(app)
+
+from .report.runs_cli import register as _register_runs  # noqa: E402 - rm | show
+
+_register_runs(app)
 
 from .report.attention_cli import attention as _attention  # noqa: E402 - reasoneval attention korbench:<subset>
 

@@ -95,8 +95,8 @@ def test_run_id_first_and_ctrl_c_says_how_to_resume(tmp_path: Path, make_server)
 
 def test_runs_lists_stored_runs(tmp_path: Path, fake_server) -> None:
     for sub in ("a", "b"):
-        r = _cli("run", f"toy:{sub}", "--limit", "6", "--model", f"openai-compat/m@{fake_server.url}",
-                 "--no-progress", cwd=tmp_path)
+        r = _cli("run", f"toy:{sub}", "--limit", "6", "--limit-mode", "first",
+                 "--model", f"openai-compat/m@{fake_server.url}", "--no-progress", cwd=tmp_path)
         assert r.returncode == 0, r.stderr
     p = _cli("runs", "--json", cwd=tmp_path)
     assert p.returncode == 0, p.stderr

@@ -198,7 +198,12 @@ def test_reflected_credentials_are_never_stored_or_shown(tmp_path: Path, make_se
     con = sqlite3.connect(tmp_path / "s.db")
     dumped = "\n".join("\n".join(map(str, r)) for t in ("completions", "verdicts")
                        for r in con.execute(f"SELECT * FROM {t}"))
-    shown = [dumped, (tmp_path / "out.jsonl").read_text(), (tmp_path / "r.html").read_text(), to_markdown(v.tables)]
+    import json
+
+    from reasoneval.report.item_chunks import page_data
+
+    page = (tmp_path / "r.html").read_text()
+    shown = [dumped, (tmp_path / "out.jsonl").read_text(), page, json.dumps(page_data(page)), to_markdown(v.tables)]
     errors = [r.final.completion.error for r in v.rows if r.final.completion.error]
     assert all("HTTP 401" in e and "[REDACTED]" in e for e in errors), errors[0]
     for text in shown:
@@ -211,8 +216,8 @@ def test_markdown_report_escapes_model_names() -> None:
 
     evil = "openai-compat/<img src=x onerror=alert(1)>@http://h/v1"
     md = to_markdown([Table(f"toy <script>x</script> {evil}", ["model", "acc|x"], [[evil, 1.0]], ["<b>note</b>"])])
-    assert "<img" not in md and "<script" not in md and "<b>" not in md
-    assert "&lt;img src=x onerror=alert(1)&gt;" in md and "acc\\|x" in md
+    assert "<img" not in md.replace("\\<", "") and "<script" not in md.replace("\\<", "") and "<b>" not in md
+    assert "\\<img src=x onerror=alert(1)\\>" in md and "acc\\|x" in md  # Markdown escapes, no HTML entities
 
 
 def test_hostile_model_name_runs_and_is_escaped_in_the_markdown_report(tmp_path: Path, make_server) -> None:
@@ -228,7 +233,7 @@ def test_hostile_model_name_runs_and_is_escaped_in_the_markdown_report(tmp_path:
     p = _cli("report", run_id, "--store", db, "--md", str(tmp_path / "r.md"), cwd=tmp_path)
     assert p.returncode == 0, p.stderr[-2000:]
     md = (tmp_path / "r.md").read_text()
-    assert "<img" not in md and "openai-compat/&lt;img src=x onerror=alert(1)&gt;@" in md
+    assert "<img" not in md.replace("\\<", "") and "openai-compat/\\<img src=x onerror=alert(1)\\>@" in md
 
 
 def _make_store(tmp_path: Path, make_server) -> tuple[Path, str]:
@@ -400,7 +405,8 @@ def test_kor_mixed_and_subquestions_exclude_errors_end_to_end(tmp_path: Path, ma
         srv = make_server("--answers", str(tmp_path / "answers.jsonl"), *faults)
         db = tmp_path / f"{name}.db"
         t0 = time.monotonic()
-        p = _cli("run", target, "--mode", mode, "--limit", str(limit), "--model", f"openai-compat/m@{srv.url}",
+        p = _cli("run", target, "--mode", mode, "--limit", str(limit), "--limit-mode", "first",
+                 "--model", f"openai-compat/m@{srv.url}",
                  "--store", str(db), "--no-progress", "--json", "--timeout-total", "30", cwd=tmp_path)
         assert p.returncode == 0, p.stderr[-2000:]
         assert time.monotonic() - t0 < 60  # budget for one CLI run of these items (measured ~2 s)

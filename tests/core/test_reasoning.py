@@ -175,8 +175,8 @@ def test_inline_think_is_split_for_scoring_and_truncation_is_reported(tmp_path: 
                        + "\n" + json.dumps({"contains": "stone", "response": "<think>still going"}) + "\n")
     srv = make_server("--answers", str(answers))
     store = tmp_path / "r.db"
-    p = _cli("run", "toy:a", "--limit", "3", "--model", f"openai-compat/m@{srv.url}", "--store", str(store),
-             "--no-progress", "--json", cwd=tmp_path)
+    p = _cli("run", "toy:a", "--limit", "3", "--limit-mode", "first", "--model", f"openai-compat/m@{srv.url}",
+             "--store", str(store), "--no-progress", "--json", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     rows = {r["item"]: r for r in _export(tmp_path, _run_id(p.stderr), store)}
     assert rows["a/1"]["verdict"]["outcome"] == "correct"  # the answer after </think>, not the reasoning

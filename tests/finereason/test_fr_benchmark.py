@@ -40,8 +40,11 @@ PUZZLES = ("sudoku", "graphcoloring", "game24", "gridpuzzle")
 
 @pytest.fixture(scope="module")
 def bench() -> FineReason:
-    b = registry.get("finereason")
-    assert isinstance(b, FineReason)
+    """The corrected reading (``-O scoring=corrected``), which these tests describe; the official one, the
+    default, is checked against the official code in ``test_fr_official_crafted.py``."""
+    assert isinstance(registry.get("finereason"), FineReason)
+    b = FineReason()
+    b.configure({"scoring": "corrected"})
     return b
 
 
@@ -174,9 +177,9 @@ def test_summarize_state_checking(bench: FineReason) -> None:
                              ("game24", 0): "Answer: (A)"})
     tables = bench.summarize(rows, SC)
     t = _table(tables, "finereason (state-checking)")
-    assert t.columns == ["puzzle", "n", "accuracy", "random", "precision", "recall", "f1", "unextractable",
-                         "errors"]
-    assert t.rows[0] == ["sudoku", 4, 50.0, 50.0, 50.0, 50.0, 50.0, 1, 0]
+    assert t.columns == ["puzzle", "n", "accuracy", "labels S/U", "majority", "random", "precision", "recall", "f1",
+                         "unextractable", "errors"]
+    assert t.rows[0] == ["sudoku", 4, 50.0, "2/2", 50.0, 50.0, 50.0, 50.0, 50.0, 1, 0]
     assert t.rows[1][:3] == ["game24", 1, 100.0]
     assert t.rows[2][:3] == ["overall", 5, 60.0]
     d = _table(tables, "finereason (state-checking) accuracy by depth")
@@ -211,7 +214,8 @@ def test_summarize_end_to_end(bench: FineReason) -> None:
     q = bench.load("game24", E2E)
     rows = _rows(bench, E2E, {("game24", 0): f"Solution: {q[0].gold}", ("game24", 1): "Solution: 1 + 1 = 24",
                               ("sudoku", 0): "no"})
-    (t,) = bench.summarize(rows, E2E)
+    t, diff = bench.summarize(rows, E2E)
+    assert diff.title == "finereason (end-to-end) official vs corrected scoring"
     assert t.columns == ["puzzle", "n", "accuracy", "unextractable", "errors"]
     assert t.rows == [["sudoku", 1, 0.0, 1, 0], ["game24", 2, 50.0, 0, 0], ["overall", 3, 33.33, 1, 0]]
 
@@ -219,7 +223,9 @@ def test_summarize_end_to_end(bench: FineReason) -> None:
 def test_versions(bench: FineReason, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(bench.data_version()) == 16 and bench.data_version() == FineReason().data_version()
     pv = {m: bench.prompt_version(m) for m in (SC, ST, E2E)}
-    assert len(set(pv.values())) == 3 and pv[SC] == FineReason().prompt_version(SC)
+    again = FineReason()
+    again.configure({"scoring": "corrected"})
+    assert len(set(pv.values())) == 3 and pv[SC] == again.prompt_version(SC)
     from reasoneval.benchmarks.finereason.prompts import PromptOptions
 
     assert FineReason(PromptOptions(true_ancestor_labels=True)).prompt_version(ST) != pv[ST]
@@ -257,7 +263,7 @@ def test_runner_end_to_end(bench: FineReason, tmp_path: Path, fake_server: FakeS
     views = {}
     for mode in (SC, ST, E2E):
         spec = RunSpec("finereason", None, mode, f"openai-compat/fake@{fake_server.url}",
-                       GenParams(max_tokens=64), limit=3)
+                       GenParams(max_tokens=64), limit=3, limit_mode="first")
         backend = from_spec(spec.model, 8)
 
         async def go(spec: RunSpec = spec, backend: Any = backend) -> Any:
@@ -281,9 +287,10 @@ def test_runner_end_to_end(bench: FineReason, tmp_path: Path, fake_server: FakeS
         assert n == 3 and acc == round(100 * golds[puzzle].count("Unsolvable") / 3, 2)
         # recall: every unsolvable state is caught (undefined without one); precision undefined only without
         # unsolvable predictions, which never happens here
-        assert row[3] == 50.0  # the random baseline beside the accuracy
-        assert row[5] == (100.0 if "Unsolvable" in golds[puzzle] else None)
-        assert row[4] == round(100 * golds[puzzle].count("Unsolvable") / 3, 2)
+        s, u = golds[puzzle].count("Solvable"), golds[puzzle].count("Unsolvable")
+        assert row[3:5] == [f"{s}/{u}", round(100 * max(s, u) / 3, 2)]  # baselines of the labels used
+        assert row[7] == (100.0 if "Unsolvable" in golds[puzzle] else None)
+        assert row[6] == round(100 * golds[puzzle].count("Unsolvable") / 3, 2)
     assert sc.rows[-1][0] == "overall" and sc.rows[-1][1] == 12
     assert "model" not in sc.columns
     depth = _table(views[SC].tables, "finereason (state-checking) accuracy by depth")
@@ -293,7 +300,7 @@ def test_runner_end_to_end(bench: FineReason, tmp_path: Path, fake_server: FakeS
     assert st.rows[-1] == ["overall", 12, 0.0, 0.0, 0.0, 12, 0]
     errs = _table(views[ST].tables, "finereason (state-transition) error types")
     assert dict(zip(errs.columns, errs.rows[-1], strict=True))[PARSE_ERROR] == 12
-    (e2e,) = views[E2E].tables
+    e2e = _table(views[E2E].tables, "finereason (end-to-end)")
     assert e2e.rows[-1] == ["overall", 12, 0.0, 12, 0]
 
 

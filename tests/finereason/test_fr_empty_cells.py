@@ -23,22 +23,23 @@ def test_verdicts_carry_empty_cells_and_the_table_bands_them() -> None:
         rows.append(ScoredRow(it.key, it.subset, 0, [Turn(Prompt.chat("q"), Completion(text), v)]))
     tables = {t.title: t for t in b.summarize(rows, SC)}
     t = tables["finereason (state-checking) Sudoku accuracy by empty cells (Fig. 5)"]
-    assert t.columns == ["empty cells", "n", "correct", "incorrect", "accuracy", "random"]
+    assert t.columns == ["empty cells", "n", "correct", "incorrect", "accuracy", "labels S/U", "majority", "random"]
     got = {r[0]: r for r in t.rows}
     assert set(got) == set(want)
     for k, oks in want.items():
         assert got[k][1:5] == [len(oks), sum(oks), len(oks) - sum(oks), round(100 * sum(oks) / len(oks), 2)]
-        assert got[k][5] == 50.0
+        s, u = (int(x) for x in got[k][5].split("/"))
+        assert s + u == len(oks) and got[k][6] == round(100 * max(s, u) / len(oks), 2)
     assert "Mean empty cells: correct" in t.notes[0]
     sc = tables["finereason (state-checking)"]
-    assert sc.columns[3] == "random" and all(r[3] == 50.0 for r in sc.rows)
+    assert sc.columns[3:6] == ["labels S/U", "majority", "random"]
 
 
 def test_no_table_without_counts_and_errors_left_out() -> None:
     assert empty_cells_table([Verdict(Outcome.CORRECT, "Solvable", "m", {})], "t") is None
-    t = empty_cells_table([Verdict(Outcome.CORRECT, "Solvable", "m", {"empty_cells": 12}),
-                           Verdict(Outcome.ERROR, None, "error", {"empty_cells": 12})], "t")
-    assert t is not None and t.rows == [["10-19", 1, 1, 0, 100.0, 50.0]]
+    t = empty_cells_table([Verdict(Outcome.CORRECT, "Solvable", "m", {"empty_cells": 12, "gold": "Solvable"}),
+                           Verdict(Outcome.ERROR, None, "error", {"empty_cells": 12, "gold": "Unsolvable"})], "t")
+    assert t is not None and t.rows == [["10-19", 1, 1, 0, 100.0, "1/0", 100.0, 100.0]]
 
 
 def test_official_state_checking_reads_the_raw_output_through_the_runner() -> None:

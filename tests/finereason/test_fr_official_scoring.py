@@ -13,7 +13,6 @@ import pytest
 
 from reasoneval.benchmarks.finereason.benchmark import FineReason, make_item
 from reasoneval.benchmarks.finereason.score_official import (
-    explain,
     extract_sc_official,
     g24_step,
     last_bracket,
@@ -70,11 +69,12 @@ def test_option_drives_the_verdict_and_keeps_the_other_reading() -> None:
     item = next(i for i in b.load("sudoku", SC) if i.gold == "Unsolvable")
     text = "Answer: Not Solvable"  # official: Solvable (wrong); corrected: Unsolvable (right)
     off = b.score(item, text, SC)
-    cor = _bench(None).score(item, text, SC)
+    cor = _bench("corrected").score(item, text, SC)
     assert not off.correct and off.extracted == "Solvable" and off.detail["other_scoring"] == "Unsolvable"
     assert cor.correct and cor.detail["other_scoring"] == "Solvable"
-    assert FineReason.Options().identity() == {}  # the default keeps every stored run id
-    assert b.options.identity() == {"scoring": "official"}
+    # scoring is always in the run id: an id without it stands for a run of the old default (corrected)
+    assert FineReason.Options().identity() == {"scoring": "official"} == b.options.identity()
+    assert _bench("corrected").options.identity() == {"scoring": "corrected"}
 
 
 def test_summary_has_the_diff_table() -> None:
@@ -196,12 +196,13 @@ def test_sudoku_and_graphcoloring_readings(states: dict[str, list[dict[str, Any]
     off = score_st_official("graphcoloring", gc, chatty)
     assert off is not None and off.detail["official_error"] == "invalid coloring"
     assert score_state_transition("graphcoloring", gc, chatty).correct
-    assert score_st_official("gridpuzzle", states["gridpuzzle"][0], "Next state: []") is None
+    grid = score_st_official("gridpuzzle", states["gridpuzzle"][0], "Next state: []")
+    assert grid is not None and grid.detail["official_error"] == "parsing error"  # no [[...]]
 
 
 def test_every_reference_answer_is_officially_correct() -> None:
     b = FineReason()
-    for puzzle in ("sudoku", "graphcoloring", "game24"):
+    for puzzle in ("sudoku", "graphcoloring", "game24", "gridpuzzle"):
         for item in b.load(puzzle, ST):
             off = score_st_official(puzzle, item.data, f"Next state: {item.gold}")
             assert off is not None and off.correct, (puzzle, item.id)
@@ -210,27 +211,27 @@ def test_every_reference_answer_is_officially_correct() -> None:
 def test_st_option_drives_the_verdict_and_the_diff_table(states: dict[str, list[dict[str, Any]]]) -> None:
     rec = _g24(states, 74)
     text = "Next state: ['(4 * 6)', '(12 - 2)']"
-    off_b, cor_b = _bench("official"), _bench(None)
+    off_b, cor_b = _bench("official"), _bench("corrected")
     item = make_item("game24", ST, "74", rec)
     off, cor = off_b.score(item, text, ST), cor_b.score(item, text, ST)
     assert not off.correct and off.detail["error_type"] == "Invalid Move"
     assert off.detail["official_error"] == "more than 1 operator" and off.detail["other_correct"] is True
     assert cor.correct and cor.detail["other_correct"] is False and cor.detail["official_error"] == "more than 1 operator"
-    grid = make_item("gridpuzzle", ST, "0", states["gridpuzzle"][0])  # no official Grid reader: corrected
-    assert "other_scoring" not in off_b.score(grid, "Next state: []", ST).detail
+    grid = make_item("gridpuzzle", ST, "0", states["gridpuzzle"][0])  # the official Grid reader
+    g = off_b.score(grid, "Next state: []", ST)
+    assert g.detail["official_error"] == "parsing error" and "other_scoring" in g.detail
     row = ScoredRow(item.key, "game24", 0, [Turn(Prompt.chat("q"), Completion(text), off)])
     diff = next(t for t in off_b.summarize([row], ST) if "official vs corrected" in t.title)
     assert diff.rows == [["game24", 1, 0.0, 100.0, -100.0, 0, 1]]
     assert "str.replace" in off_b.diff_reason(OutsideRow(item, ST, Completion(text), "x"), text)
     sc_item = next(i for i in off_b.load("sudoku", SC) if i.gold == "Unsolvable")
     why = off_b.diff_reason(OutsideRow(sc_item, SC, Completion("Not Solvable"), "x"), "Not Solvable")
-    assert "whole text" in why and "positive word first" in why
-    assert "think" in explain("sudoku", SC, *[score_state_transition("game24", rec, text)] * 2, "<think>x</think>")
+    assert "whole text" in why and "official: Solvable; corrected: no label" in why
 
 
 # -- the official depth-1 prompt ----------------------------------------------------------------------
 def test_official_prompt_shows_a_null_grandparent(states: dict[str, list[dict[str, Any]]]) -> None:
-    off_b, cor_b = _bench("official"), _bench(None)
+    off_b, cor_b = _bench("official"), _bench("corrected")
     for puzzle, label in (("sudoku", "Solvable"), ("graphcoloring", "Colorable")):
         rec = copy.deepcopy(states[puzzle][0])
         rec["inputs"]["grandparent"] = None  # a generated depth-1 state
@@ -247,7 +248,7 @@ def test_official_prompt_shows_a_null_grandparent(states: dict[str, list[dict[st
 
 def test_official_prompts_equal_the_default_on_the_release() -> None:
     """No released Sudoku / Graph Coloring state has a null grandparent: every released prompt is unchanged."""
-    off_b, cor_b = _bench("official"), _bench(None)
+    off_b, cor_b = _bench("official"), _bench("corrected")
     for puzzle in ("sudoku", "graphcoloring", "game24", "gridpuzzle"):
         for mode in (SC, ST):
             for item in off_b.load(puzzle, mode):

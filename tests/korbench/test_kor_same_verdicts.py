@@ -45,8 +45,8 @@ def test_run_score_and_rescore_agree(tmp_path: Path, scoring: str) -> None:
     srv = FakeServerProc("--answers", str(answers))
     db = str(tmp_path / "s.db")
     try:
-        r = _cli("run", "korbench:cipher,logic", "--limit", "4", "-O", f"scoring={scoring}", "--model",
-                 f"openai-compat/m@{srv.url}", "--store", db, "--no-progress", "--json", cwd=tmp_path)
+        r = _cli("run", "korbench:cipher,logic", "--limit", "4", "--limit-mode", "first", "-O", f"scoring={scoring}",
+                 "--model", f"openai-compat/m@{srv.url}", "--store", db, "--no-progress", "--json", cwd=tmp_path)
         assert r.returncode == 0, r.stderr
     finally:
         srv.stop()

@@ -18,6 +18,7 @@ from reasoneval.core.types import Completion, Message, Prompt, Usage
 from reasoneval.report import collect
 from reasoneval.report.collect import RunView
 from reasoneval.report.html import Cmp, build_html, compare_row, json_for_script, write_html
+from reasoneval.report.item_chunks import page_data
 
 
 @pytest.fixture
@@ -27,9 +28,15 @@ def no_plots(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def blob(doc: str) -> dict:
-    m = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', doc, re.S)
-    assert m
-    return json.loads(m.group(1))
+    """The page's item data as the browser decodes it: the index plus every run's text chunk."""
+    return page_data(doc)
+
+
+def completion_text(data: dict, item: list) -> str:
+    chunk = data["chunks"][item[0]]
+    completion = chunk["turns"][item[10]][-1][1]
+    return completion if isinstance(completion, str) else "\n\n".join(
+        chunk["strs"][p] if isinstance(p, int) else p for p in completion)
 
 
 def test_json_for_script_escapes_and_round_trips() -> None:
@@ -42,8 +49,12 @@ def test_json_for_script_escapes_and_round_trips() -> None:
 
 def test_document_structure_and_csp(report_file: Path) -> None:
     doc = report_file.read_text(encoding="utf-8")
-    # exactly the two scripts written by the report; every model string is escaped
-    assert doc.count("<script") == 2 and doc.count("</script") == 2
+    # one script runs (ours); the item data are base64 blocks the browser never executes
+    assert doc.count("<script>") == 1 and doc.count("<script") == doc.count("</script")
+    blocks = re.findall(r"<script ([^>]*)>([^<]*)</script>", doc)
+    assert len(blocks) == doc.count("<script") - 1 == 4  # the index + a text chunk per run
+    assert all(a.startswith('type="application/octet-stream" id="') and re.fullmatch(r"[A-Za-z0-9+/=]+", b)
+               for a, b in blocks)
     for raw in ("<img src=x", "<script>alert", "<b>x</b>", "<img src=y"):
         assert raw not in doc, raw
     assert doc.count("<img") == doc.count('<img alt="')  # only our plots
@@ -61,10 +72,7 @@ def test_document_structure_and_csp(report_file: Path) -> None:
     # the hostile texts travel only inside the JSON blob, escaped, and come back intact
     data = blob(doc)
     item = next(i for i in data["items"] if i[1] == "alpha/3" and data["runs"][i[0]]["id"] == "run_zero_1")
-    completion = item[8][0][1]
-    text = completion if isinstance(completion, str) else "\n\n".join(
-        data["strs"][p] if isinstance(p, int) else p for p in completion)
-    assert text == HOSTILE
+    assert completion_text(data, item) == HOSTILE
     assert item[7] == HOSTILE_GOLD and item[6] == "</script><b>x</b>"
     assert item[5] == "incorrect"
 
@@ -72,15 +80,16 @@ def test_document_structure_and_csp(report_file: Path) -> None:
 def test_item_data_dedup_rules_and_gold(all_views: list[RunView], no_plots: None) -> None:
     data = blob(build_html(all_views, load_items=False))
     assert len(data["items"]) == 55
-    # the shared rule text is stored once, not once per prompt
-    rule_segs = [s for s in data["strs"] if s.startswith("### Rule:")]
-    assert len(rule_segs) == 1
+    # the shared rule text is stored once per run's chunk, not once per prompt
+    for ri, chunk in enumerate(data["chunks"]):
+        rule_segs = [s for s in chunk["strs"] if s.startswith("### Rule:")]
+        assert len(rule_segs) == (ri < 2), ri  # the toy runs' prompts hold the rule; the KOR view's do not
     kor = {i[1]: i for i in data["items"] if data["runs"][i[0]]["benchmark"] == "korbench"}
     assert kor["operation/1"][4] == "1" and kor["cipher/12"][4] == "2" and kor["puzzle/25"][4] == "3"
     toy = [i for i in data["items"] if data["runs"][i[0]]["benchmark"] == "htmltoy"]
     assert all(i[4] is None for i in toy)  # no rule ids there
     sc = [i for i in data["items"] if data["runs"][i[0]]["id"] == "run_sc_2"]
-    assert max(len(i[8]) for i in sc) == 3
+    assert max(i[8] for i in sc) == 3 and max(len(data["chunks"][i[0]]["turns"][i[10]]) for i in sc) == 3
 
 
 def test_leaderboard_paper_comparison(report_file: Path) -> None:
@@ -173,10 +182,11 @@ def test_lone_surrogates_and_odd_content(tmp_path: Path) -> None:
     write_html([RunView(run, rows, [], collect.run_stats(rows))], out)
     doc = out.read_bytes().decode("utf-8")
     assert "m&lt;script&gt;" in doc and "<x>" not in doc
-    assert "evil.example" not in doc and "[image_url omitted]" in doc  # never a reference to fetch
     data = blob(doc)
+    decoded = json.dumps(data)
+    assert "evil.example" not in decoded and "[image_url omitted]" in decoded  # never a reference to fetch
     assert data["items"][0][5] is None  # unscored
-    assert "\\udcff" in doc  # the lone surrogate survives as a JSON escape
+    assert completion_text(data, data["items"][0]) == bad  # the lone surrogate survives (as a JSON escape)
 
 
 def test_cli_report_html(toy_store: Path, tmp_path: Path) -> None:

@@ -10,4 +10,7 @@ SHIPPED: dict[str, str] = {
     "finereason": "reasoneval.benchmarks.finereason.benchmark:FineReason",
     "rbench": "reasoneval.benchmarks.rbench.benchmark:RBench",
     "general365": "reasoneval.benchmarks.general365.benchmark:General365",
+    "gsm8k": "reasoneval.benchmarks.gsm8k.benchmark:GSM8K",
+    "math": "reasoneval.benchmarks.hendrycks_math.benchmark:HendrycksMath",
+    "mmlu": "reasoneval.benchmarks.mmlu.benchmark:MMLU",
 }

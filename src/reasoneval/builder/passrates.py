@@ -47,7 +47,7 @@ def token_counts(st: RunStore, run_id: str) -> dict[str, list[tuple[int, str]]]:
         item = c.item_key.partition("/")[2]
         if comp.reasoning_tokens is not None:
             out[item].append((comp.reasoning_tokens, "reasoning_tokens"))
-        else:
+        elif comp.usage.completion_tokens is not None:  # unknown usage: no figure for this answer
             out[item].append((comp.usage.completion_tokens, "completion_tokens"))
     return out
 

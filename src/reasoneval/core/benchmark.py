@@ -123,6 +123,11 @@ class Benchmark(ABC):
         Default: None (every verdict in a thread)."""
         return None
 
+    def stratum(self, item: Item, mode: str) -> str:
+        """The label/category group of an item that ``--limit N`` keeps in proportion when it samples
+        (``runner/sample.py``). Default: one group (a plain seeded sample)."""
+        return ""
+
     def followup(self, item: Item, mode: str, turns: list[Turn]) -> Prompt | None:
         """Next prompt of a multi-turn protocol (e.g. self-correction), or None when done."""
         return None

@@ -1,7 +1,8 @@
 """JSON-lines reading with errors that name the file and line (one reader for every benchmark).
 
 Lines are split on ``\\n`` and each one is decoded and parsed on its own (UTF-8; a leading BOM is allowed),
-so a bad line -- invalid JSON, invalid UTF-8, not an object -- is an error naming ``file:line``.
+so a bad line -- invalid JSON, invalid UTF-8, not an object, longer than :data:`MAX_LINE_BYTES` -- is an
+error naming ``file:line``.
 :func:`iter_jsonl` stops at the first one; :func:`iter_jsonl_tolerant` hands it over and reads on (outside
 completions given to ``rescore``, where one bad row must not hide the rest).
 """
@@ -14,6 +15,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 E = TypeVar("E", bound=Exception)
+
+#: the longest line read (a row with embedded images fits many times over); a file with a longer one, such as
+#: ``/dev/zero``, is an error at that line instead of reading without limit
+MAX_LINE_BYTES = 64 << 20
 MakeError = Callable[[Path, "int | None", str], Exception]
 
 
@@ -40,7 +45,16 @@ def iter_jsonl_tolerant(path: str | Path, make_error: Callable[[Path, int | None
         yield 0, _error(make_error, p, None, f"cannot open: {e.strerror}", e)
         return
     with fh:
-        for lineno, line in enumerate(fh, 1):
+        lineno = 0
+        while True:
+            line = fh.readline(MAX_LINE_BYTES + 1)
+            if not line:
+                break
+            lineno += 1
+            if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):  # /dev/zero, a binary file: stop here
+                yield lineno, make_error(p, lineno, f"line longer than {MAX_LINE_BYTES >> 20} MiB; not a "
+                                                    "JSON-lines file? (reading stopped)")
+                return
             if not line.strip():
                 continue
             try:

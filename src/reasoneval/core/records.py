@@ -20,8 +20,6 @@ DATA_SUFFIXES = (".parquet", ".jsonl", ".json")
 _SKIP_NAMES = {"dataset_info.json", "dataset_infos.json", "state.json", "dataset_dict.json"}
 
 
-
-
 @dataclass(frozen=True)
 class Record:
     source: Path
@@ -68,6 +66,8 @@ def _read_json(path: Path) -> list[Any]:
         obj = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as e:
         raise DataError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from e
+    except UnicodeDecodeError as e:
+        raise DataError(f"{path}: not valid JSON (not UTF-8 text: {e.reason} at byte {e.start + 1})") from e
     if isinstance(obj, dict):
         for key in ("data", "rows", "test", "items"):
             if isinstance(obj.get(key), list):
@@ -80,6 +80,8 @@ def _read_json(path: Path) -> list[Any]:
 
 def read_records(path: Path) -> list[Record]:
     name = path.name.lower()
+    if path.is_file() and path.stat().st_size == 0:
+        raise DataError(f"{path}: empty file (0 bytes), no rows")
     if name.endswith(".parquet"):
         return [Record(path, i, r) for i, r in enumerate(_read_parquet(path), 1)]
     if name.endswith(".jsonl"):

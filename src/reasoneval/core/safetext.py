@@ -1,21 +1,36 @@
-"""Text that is safe to store and show: no lone surrogates, no credentials.
+"""Text that is safe to store and show: no lone surrogates, no credentials, no terminal control codes.
 
 * :func:`storable` -- SQLite (and UTF-8 files) cannot hold a lone surrogate such as ``"\\ud800"``, which a
   server can send as valid ASCII JSON. Such code points are replaced by their backslash escape (Python's
   ``backslashreplace``: ``\\ud800``), so the text is kept, readable and scorable; valid text is unchanged.
 * :func:`redact` -- an API key echoed back by a server (401 bodies that reflect the ``Authorization``
   header, ...) must not reach the store, the reports or the exports. Backends register their key with
-  :func:`register_secret`; besides those exact values, ``Bearer <token>``, ``sk-...`` tokens and the values
-  of ``Authorization`` / ``api_key`` fields are replaced by ``[REDACTED]``.
+  :func:`register_secret` (the API keys of the environment, :data:`SECRET_VARIABLES`, are registered on first
+  use); besides those exact values, any 8-character piece of one (a key cut short by a server or a
+  truncation), ``Bearer <token>``, ``sk-...`` tokens and the values of ``Authorization`` / ``api_key`` fields
+  are replaced by ``[REDACTED]``. Model output (:func:`redact_secrets`) loses only whole registered values:
+  an 8-character piece of a key such as ``sk-no-key-required`` can be an ordinary word of an answer.
+* :func:`strip_controls` -- text from a server (error bodies, a redirect ``Location``, anything it names) must
+  not drive the terminal it is printed on: escape sequences (``ESC [ ... m``, ``ESC ] 0; title BEL``),
+  C0/C1 control characters and bidirectional overrides are removed.
+* :func:`server_text` -- the one way server text becomes part of a message: control codes stripped, then
+  credentials redacted, *then* cut to length (cutting first could leave the head of a key the redaction no
+  longer recognises).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 
 REDACTED = "[REDACTED]"
 _SECRETS: set[str] = set()
+_PIECES: set[str] = set()  # every 8-character piece of a registered secret
+PIECE = 8
+#: environment variables holding credentials: their values are redacted wherever they show up
+SECRET_VARIABLES = ("OPENAI_API_KEY", "REASONEVAL_API_KEY", "ANTHROPIC_API_KEY", "HF_TOKEN")
+_ENV_READ = False
 _LOCK = threading.Lock()
 _PATTERNS = (
     # header / field values: Authorization: Bearer x, "authorization": "x", api_key=x, x-api-key: x
@@ -32,6 +47,15 @@ def register_secret(value: str | None) -> None:
     if value and len(value) >= 6:
         with _LOCK:
             _SECRETS.add(value)
+            _PIECES.update(value[i:i + PIECE] for i in range(len(value) - PIECE + 1))
+
+
+def _register_environment() -> None:
+    global _ENV_READ
+    if not _ENV_READ:
+        _ENV_READ = True
+        for name in SECRET_VARIABLES:
+            register_secret(os.environ.get(name))
 
 
 def _secrets_removed(text: str) -> str:
@@ -41,9 +65,37 @@ def _secrets_removed(text: str) -> str:
     return text
 
 
+def _pieces_removed(text: str) -> str:
+    """Every stretch of ``text`` covered by 8-character pieces of a registered secret becomes ``[REDACTED]``."""
+    spans: list[tuple[int, int]] = []
+    for piece in _PIECES:
+        i = text.find(piece)
+        while i >= 0:
+            spans.append((i, i + PIECE))
+            i = text.find(piece, i + 1)
+    if not spans:
+        return text
+    spans.sort()
+    out: list[str] = []
+    pos = 0
+    start, end = spans[0]
+    for a, b in spans[1:]:
+        if a <= end:
+            end = max(end, b)
+            continue
+        out += [text[pos:start], REDACTED]
+        pos, start, end = end, a, b
+    out += [text[pos:start], REDACTED, text[end:]]
+    return "".join(out)
+
+
 def redact(text: str) -> str:
-    """Credentials removed: registered secrets, bearer/sk- tokens and authorization/api-key values."""
+    """Credentials removed: registered secrets and any 8-character piece of one, bearer/sk- tokens and
+    authorization/api-key values."""
+    _register_environment()
     text = _secrets_removed(text)
+    if _PIECES:
+        text = _pieces_removed(text)
     if not _HINT.search(text):
         return text
     for p in _PATTERNS:
@@ -53,7 +105,37 @@ def redact(text: str) -> str:
 
 def redact_secrets(text: str) -> str:
     """Only the registered secret values (for model output, where token-like patterns can be answers)."""
+    _register_environment()
     return _secrets_removed(text) if _SECRETS else text
+
+
+# escape sequences: CSI (ESC [ or the C1 byte 0x9b), OSC (ESC ] or 0x9d, up to BEL or ST), DCS/SOS/PM/APC
+# strings (up to ST), and the two-character ESC sequences
+_ESCAPES = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
+                      r"|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+                      r"|(?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x9c]*(?:\x1b\\|\x9c)?"
+                      r"|\x1b[ -~]?")
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_BREAKS = re.compile("[\t\n\r\x0b\x0c\u2028\u2029]+")
+
+
+def strip_controls(text: str, keep_newlines: bool = False) -> str:
+    """``text`` without terminal escape sequences, control characters or bidirectional overrides; line
+    breaks and tabs become one space unless ``keep_newlines`` (then tabs and newlines stay)."""
+    text = _ESCAPES.sub("", text)
+    if not keep_newlines:
+        text = _BREAKS.sub(" ", text)
+    return _CONTROLS.sub("", text.replace("\r\n", "\n") if keep_newlines else text)
+
+
+def server_text(raw: str | bytes, limit: int = 300) -> str:
+    """Text a server sent, made fit for an error message: decoded, control codes stripped, credentials
+    redacted, *then* cut to ``limit`` characters (with an ellipsis), lone surrogates escaped."""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    text = redact(strip_controls(text))
+    if len(text) > limit:
+        text = text[:limit] + "\u2026"
+    return storable(text)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -147,8 +147,10 @@ class GenParams:
 
 @dataclass
 class Usage:
-    prompt_tokens: int = 0
-    completion_tokens: int = 0  # all output tokens, reasoning included
+    """Tokens as the model reports them; None: unknown (not reported, or not a valid count), never 0."""
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None  # all output tokens, reasoning included
 
 
 @dataclass

@@ -30,7 +30,7 @@ def _configs(spec: ReleaseSpec, subsets: str) -> list[str]:
 
 def _targets(target: str | None) -> list[tuple[ReleaseSpec, list[str]]]:
     if not target:
-        return [(s, list(s.configs)) for s in RELEASES.values()]
+        return [(s, list(s.configs)) for s in RELEASES.values() if s.pull_all]
     name, _, subsets = target.partition(":")
     spec = release(name)
     return [(spec, _configs(spec, subsets))]

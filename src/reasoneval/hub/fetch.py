@@ -145,7 +145,7 @@ def _download(spec: ReleaseSpec, config: str, revision: str, commit: str, cache:
                                        cache_dir=str(cache), endpoint=ep, force_download=force))
 
     readme = get("README.md").read_text(encoding="utf-8", errors="replace") if "README.md" in siblings else None
-    rels = config_files(siblings, config, readme)
+    rels = config_files(siblings, config, readme, spec.split)
     if not rels:
         raise HubError(f"{spec.repo_id}@{commit}: no data files for config {config!r} among "
                        f"{len(siblings)} file(s); the release layout changed - pass a local copy with "

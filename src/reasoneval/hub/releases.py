@@ -4,12 +4,16 @@ REVISION PINS: each ``revision`` below must be filled with the full 40-hex commi
 was evaluated, read from the real Hub (``https://huggingface.co/datasets/<repo>/commits/main``). The machine
 this module was written on could not reach huggingface.co, so the pins are ``"main"``; every run records the
 commit sha the Hub resolved ``main`` to (the ``X-Repo-Commit`` / API ``sha``), so a run is always tied to
-exact bytes even before the pins are filled in. Override per run with ``-O revision=REV`` (a benchmark
+exact bytes even before the pins are filled in.
+
+Benchmark plugins declare their own release: their module adds a ``ReleaseSpec`` to ``RELEASES`` when it is
+imported, and ``release(name)`` imports the benchmark named ``name`` (through the registry) before giving up. Override per run with ``-O revision=REV`` (a benchmark
 option, part of the run id) or per pull with ``reasoneval data pull --revision REV``.
 """
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 
@@ -20,6 +24,8 @@ class ReleaseSpec:
     revision: str  # pinned revision: a commit sha (preferred) or a branch/tag name
     configs: tuple[str, ...]  # HF dataset configs; ("default",) for a single-config dataset
     homepage: str
+    pull_all: bool = True  # pulled by a bare `reasoneval data pull` (training sets are pulled only by name)
+    split: str | None = None  # only this split's files of each config (None: every file of the config)
 
     def revision_for(self, override: str | None = None) -> str:
         return override or self.revision
@@ -45,10 +51,21 @@ RELEASES: dict[str, ReleaseSpec] = {
         revision="main",  # TODO(pin): full commit sha from the real Hub
         configs=("default",),
         homepage="https://huggingface.co/datasets/meituan-longcat/General365_Public"),
+    # training data, not a benchmark: the math half of FineReason's mix (`finereason export hub:metamathqa`)
+    "metamathqa": ReleaseSpec(
+        "metamathqa", "meta-math/MetaMathQA",
+        revision="main",  # TODO(pin): full commit sha from the real Hub
+        configs=("default",),
+        homepage="https://huggingface.co/datasets/meta-math/MetaMathQA", pull_all=False),
 }
 
 
 def release(benchmark: str) -> ReleaseSpec:
+    if benchmark not in RELEASES:  # a benchmark plugin adds its release to RELEASES when it is imported
+        from ..core import registry
+
+        with contextlib.suppress(KeyError, ImportError):  # an unknown benchmark: the error below
+            registry.get(benchmark)
     try:
         return RELEASES[benchmark]
     except KeyError:

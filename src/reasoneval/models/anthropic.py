@@ -5,6 +5,7 @@ proxy, the tests' fake). Extended thinking maps onto the same fields as every ba
 become ``Completion.reasoning``, ``text`` blocks the answer; ``--reasoning-effort`` asks for a thinking budget
 (a share of ``max_tokens``, at least the API's 1,024) unless ``--extra-body`` sets ``thinking`` itself.
 The API does not report thinking tokens apart from output tokens, so ``reasoning_tokens`` stays unknown.
+Streamed and plain messages are judged by the rule every HTTP backend shares (:mod:`.validate`).
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from typing import Any
 import aiohttp
 
 from ..core.safetext import redact_secrets, storable
-from ..core.types import Completion, GenParams, Prompt, Usage
+from ..core.types import Completion, GenParams, Prompt
 from .base import ModelError
-from .http import HTTPBackend, HTTPOptions, sse_events, stream_rejected
+from .http import HTTPBackend, HTTPOptions, stream_rejected
+from .limits import SSEReader, read_body
+from .validate import Reading, ResponseRejected, usage_of
 
 API_VERSION = "2023-06-01"
 MIN_BUDGET = 1024
@@ -98,49 +101,78 @@ class AnthropicBackend(HTTPBackend):
                     body: dict[str, Any]) -> Completion:
         if body.get("stream") and resp.content_type == "text/event-stream":
             return await self._read_stream(resp, t0)
-        data = json.loads(await resp.read())
-        text, thinking = [], []
-        for block in data["content"]:
-            if block.get("type") == "text":
-                text.append(str(block["text"]))
-            elif block.get("type") == "thinking":
-                thinking.append(str(block.get("thinking", "")))
-        return self._completion("".join(text), "".join(thinking), data.get("stop_reason"),
-                                data.get("usage") or {}, time.monotonic() - t0, None)
-
-    async def _read_stream(self, resp: aiohttp.ClientResponse, t0: float) -> Completion:
-        text: list[str] = []
-        thinking: list[str] = []
-        stop: Any = None
-        usage: dict[str, Any] = {}
-        ttft: float | None = None
-        async for ev in sse_events(resp):
-            kind = ev.get("type")
-            if kind == "error":
-                raise ValueError(f"stream error: {str(ev.get('error'))[:200]}")
-            if kind == "message_start":
-                usage.update((ev.get("message") or {}).get("usage") or {})
-            elif kind == "content_block_delta":
-                delta = ev.get("delta") or {}
-                if delta.get("type") == "text_delta":
-                    piece = str(delta.get("text", ""))
-                    if piece and ttft is None and piece.strip():
-                        ttft = time.monotonic() - t0
-                    text.append(piece)
-                elif delta.get("type") == "thinking_delta":
-                    thinking.append(str(delta.get("thinking", "")))
-            elif kind == "message_delta":
-                stop = (ev.get("delta") or {}).get("stop_reason") or stop
-                usage.update(ev.get("usage") or {})
-        return self._completion("".join(text), "".join(thinking), stop, usage, time.monotonic() - t0, ttft)
+        raw = await read_body(resp, self.opts.limits)
+        r = Reading(self.opts.limits.max_chars, ended=True)
+        try:
+            data = json.loads(raw)
+        except ValueError as e:
+            raise ResponseRejected("malformed", f"not JSON ({e.__class__.__name__}): {raw[:120]!r}") from e
+        if not isinstance(data, dict):
+            raise ResponseRejected("malformed", f"not a JSON object: {raw[:120]!r}")
+        if data.get("type") == "error" or data.get("error"):
+            r.set_error(data.get("error") or "error")
+        content = data.get("content")
+        if isinstance(content, list):
+            r.containers = 1
+            for block in content:
+                self._block(r, block)
+        r.set_finish(data.get("stop_reason"))
+        u = data.get("usage")
+        r.usage = u if isinstance(u, dict) else {}
+        r.accept()
+        return self._completion(r, time.monotonic() - t0, None)
 
     @staticmethod
-    def _completion(text: str, thinking: str, stop: Any, u: dict[str, Any], latency: float,
-                    ttft: float | None) -> Completion:
-        finish = STOP.get(stop, storable(stop)) if isinstance(stop, str) else None
-        usage = Usage(int(u.get("input_tokens") or 0), int(u.get("output_tokens") or 0))
-        return Completion(text=_clean(text), finish_reason=finish, usage=usage, latency_s=latency,
-                          reasoning=_clean(thinking) if thinking else None, ttft_s=ttft)
+    def _block(r: Reading, block: Any) -> None:
+        if not isinstance(block, dict):
+            raise ResponseRejected("malformed", "a content block is not a JSON object")
+        if block.get("type") == "text":
+            r.add(block.get("text"))
+        elif block.get("type") == "thinking":
+            r.add(block.get("thinking"), reasoning=True)
+
+    async def _read_stream(self, resp: aiohttp.ClientResponse, t0: float) -> Completion:
+        r = Reading(self.opts.limits.max_chars, streamed=True)
+        usage: dict[str, Any] = {}
+        ttft: float | None = None
+        async for ev in SSEReader(resp, self.opts.limits):
+            kind = ev.get("type")
+            if kind == "error":
+                r.set_error(ev.get("error") or "error")
+            elif kind == "message_start":
+                r.containers += 1
+                msg = ev.get("message")
+                if isinstance(msg, dict) and isinstance(msg.get("usage"), dict):
+                    usage.update(msg["usage"])
+            elif kind == "content_block_delta":
+                delta = ev.get("delta")
+                if not isinstance(delta, dict):
+                    raise ResponseRejected("malformed", "a delta is not a JSON object")
+                if delta.get("type") == "text_delta":
+                    piece = r.add(delta.get("text"))
+                    if ttft is None and piece.strip():
+                        ttft = time.monotonic() - t0
+                elif delta.get("type") == "thinking_delta":
+                    r.add(delta.get("thinking"), reasoning=True)
+            elif kind == "message_delta":
+                delta = ev.get("delta")
+                r.set_finish(delta.get("stop_reason") if isinstance(delta, dict) else None)
+                if isinstance(ev.get("usage"), dict):
+                    usage.update(ev["usage"])
+            elif kind == "message_stop":
+                r.ended = True
+        r.usage = usage
+        r.accept()
+        return self._completion(r, time.monotonic() - t0, ttft)
+
+    @staticmethod
+    def _completion(r: Reading, latency: float, ttft: float | None) -> Completion:
+        """An accepted reading as a Completion; malformed usage numbers are unknown (None), not 0."""
+        stop = r.finish
+        finish = STOP.get(stop, storable(stop)) if stop is not None else None
+        return Completion(text=_clean(r.answer), finish_reason=finish,
+                          usage=usage_of(r.usage, "input_tokens", "output_tokens"), latency_s=latency,
+                          reasoning=_clean(r.thought) if r.thought else None, ttft_s=ttft)
 
     async def generate(self, prompt: Prompt, params: GenParams) -> Completion:
         try:

@@ -4,7 +4,9 @@ Transport, retries, limiter and hedging are shared with the other HTTP backends 
 request body (generation controls, ``reasoning_effort``, ``--extra-body``) and the response: the answer in
 ``text``, separately returned reasoning (``reasoning_content`` / ``reasoning``, as vLLM, SGLang, DeepSeek and
 llama.cpp servers send it) in ``Completion.reasoning``, reasoning tokens from
-``usage.completion_tokens_details``, and, when streaming, the time to the first answer token.
+``usage.completion_tokens_details``, and, when streaming, the time to the first answer token. Streamed and
+plain responses are read into one :class:`~.validate.Reading` and judged by one rule (:mod:`.validate`),
+within the size limits of :mod:`.limits`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import aiohttp
 
 from ..core.response import CLOSE, OPEN
 from ..core.safetext import redact_secrets, storable
-from ..core.types import Completion, GenParams, Prompt, Usage
+from ..core.types import Completion, GenParams, Prompt
 from .base import ModelError
 from .http import (  # noqa: F401 - re-exported: the names this module had before the split
     RETRYABLE_STATUS,
@@ -31,6 +33,8 @@ from .http import (  # noqa: F401 - re-exported: the names this module had befor
     sse_events,
     stream_rejected,
 )
+from .limits import SSEReader, read_body
+from .validate import Reading, ResponseRejected, token_count, usage_of
 
 
 def _clean(text: str | None) -> str | None:
@@ -39,8 +43,7 @@ def _clean(text: str | None) -> str | None:
 
 def _reasoning_tokens(u: dict[str, Any]) -> int | None:
     details = u.get("completion_tokens_details") or u.get("output_tokens_details") or {}
-    n = details.get("reasoning_tokens") if isinstance(details, dict) else None
-    return int(n) if isinstance(n, (int, float)) else None
+    return token_count(details.get("reasoning_tokens")) if isinstance(details, dict) else None
 
 
 class AnswerWatch:
@@ -115,60 +118,76 @@ class OpenAICompatBackend(HTTPBackend):
     async def _read(self, resp: aiohttp.ClientResponse, replica: Any, t0: float,
                     body: dict[str, Any]) -> Completion:
         chat = "messages" in body
+        limits = self.opts.limits
         if body.get("stream") and resp.content_type == "text/event-stream":
             return await self._read_stream(resp, t0, chat)
-        raw = await resp.read()  # also a server that ignored ``stream``
+        raw = await read_body(resp, limits)  # also a server that ignored ``stream``
+        r = Reading(limits.max_chars, ended=True)
         try:
             data = json.loads(raw)
-            choice = data["choices"][0]
-            reasoning = None
+        except ValueError as e:
+            raise ResponseRejected("malformed", f"not JSON ({e.__class__.__name__}): {raw[:120]!r}") from e
+        if not isinstance(data, dict):
+            raise ResponseRejected("malformed", f"not a JSON object: {raw[:120]!r}")
+        r.set_error(data.get("error"))
+        choices = data.get("choices")
+        choice = choices[0] if isinstance(choices, list) and choices else None
+        if choice is not None:
+            if not isinstance(choice, dict):
+                raise ResponseRejected("malformed", "a choice is not a JSON object")
+            r.containers = 1
             if chat:
                 msg = choice.get("message") or {}
-                text = msg.get("content") or ""
-                reasoning = msg.get("reasoning_content") or msg.get("reasoning") or None
+                if not isinstance(msg, dict):
+                    raise ResponseRejected("malformed", "the message is not a JSON object")
+                r.add(msg.get("content"))
+                r.add(msg.get("reasoning_content") or msg.get("reasoning") or None, reasoning=True)
             else:
-                text = choice.get("text") or ""
-            if not isinstance(text, str) or not isinstance(reasoning, (str, type(None))):
-                raise TypeError("content is not a string")
-            u = data.get("usage") or {}
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
-            raise ValueError(f"{e.__class__.__name__}: {raw[:120]!r}") from e
-        return self._completion(text, reasoning, choice.get("finish_reason"), u, time.monotonic() - t0, None)
+                r.add(choice.get("text"))
+            r.set_finish(choice.get("finish_reason"))
+        u = data.get("usage")
+        r.usage = u if isinstance(u, dict) else {}
+        r.accept()
+        return self._completion(r, time.monotonic() - t0, None)
 
     async def _read_stream(self, resp: aiohttp.ClientResponse, t0: float, chat: bool) -> Completion:
-        text: list[str] = []
-        reasoning: list[str] = []
-        finish: Any = None
-        usage: dict[str, Any] = {}
+        r = Reading(self.opts.limits.max_chars, streamed=True)
         ttft: float | None = None
         started = AnswerWatch()
-        async for ev in sse_events(resp):
-            if ev.get("usage"):
-                usage = ev["usage"]
-            for choice in ev.get("choices") or []:
+        events = SSEReader(resp, self.opts.limits)
+        async for ev in events:
+            r.set_error(ev.get("error"))
+            if isinstance(ev.get("usage"), dict) and ev["usage"]:
+                r.usage = ev["usage"]
+            choices = ev.get("choices")
+            if not isinstance(choices, list):
+                continue
+            for choice in choices:
+                if not isinstance(choice, dict):
+                    raise ResponseRejected("malformed", "a choice is not a JSON object")
+                r.containers += 1
                 if chat:
                     delta = choice.get("delta") or {}
-                    piece = delta.get("content") or ""
-                    think = delta.get("reasoning_content") or delta.get("reasoning") or ""
+                    if not isinstance(delta, dict):
+                        raise ResponseRejected("malformed", "a delta is not a JSON object")
+                    piece = r.add(delta.get("content"))
+                    r.add(delta.get("reasoning_content") or delta.get("reasoning") or None, reasoning=True)
                 else:
-                    piece, think = choice.get("text") or "", ""
-                if not isinstance(piece, str) or not isinstance(think, str):
-                    raise TypeError("content is not a string")
-                reasoning.append(think)
-                text.append(piece)
+                    piece = r.add(choice.get("text"))
                 if ttft is None and started.feed(piece):
                     ttft = time.monotonic() - t0
-                finish = choice.get("finish_reason") or finish
-        return self._completion("".join(text), "".join(reasoning) or None, finish, usage,
-                                time.monotonic() - t0, ttft)
+                r.set_finish(choice.get("finish_reason"))
+        r.ended = events.done
+        r.accept()
+        return self._completion(r, time.monotonic() - t0, ttft)
 
     @staticmethod
-    def _completion(text: str, reasoning: str | None, finish: Any, u: dict[str, Any], latency: float,
-                    ttft: float | None) -> Completion:
-        usage = Usage(int(u.get("prompt_tokens") or 0), int(u.get("completion_tokens") or 0))
-        return Completion(text=_clean(text) or "", finish_reason=storable(finish) if isinstance(finish, str) else None,
-                          usage=usage, latency_s=latency, reasoning=_clean(reasoning),
-                          reasoning_tokens=_reasoning_tokens(u), ttft_s=ttft)
+    def _completion(r: Reading, latency: float, ttft: float | None) -> Completion:
+        """An accepted reading as a Completion; malformed usage numbers are unknown (None), not 0."""
+        u = r.usage
+        return Completion(text=_clean(r.answer) or "", finish_reason=storable(r.finish) if r.finish else None,
+                          usage=usage_of(u, "prompt_tokens", "completion_tokens"), latency_s=latency,
+                          reasoning=_clean(r.thought), reasoning_tokens=_reasoning_tokens(u), ttft_s=ttft)
 
     async def generate(self, prompt: Prompt, params: GenParams) -> Completion:
         path, body = self._body(prompt, params)

@@ -36,6 +36,7 @@ from typing import Any
 
 from ..core.types import Completion, GenParams, Prompt, Usage
 from .base import ModelError
+from .validate import token_count
 
 #: bytes of the worker's stderr quoted in an error when it dies
 _STDERR_TAIL = 400
@@ -65,7 +66,7 @@ def completion_to_json(c: Completion) -> dict[str, Any]:
 
 def completion_from_json(d: dict[str, Any]) -> Completion:
     return Completion(text=d.get("text") or "", finish_reason=d.get("finish_reason"),
-                      usage=Usage(int(d.get("prompt_tokens") or 0), int(d.get("completion_tokens") or 0)),
+                      usage=Usage(token_count(d.get("prompt_tokens")), token_count(d.get("completion_tokens"))),
                       latency_s=float(d.get("latency_s") or 0.0), error=d.get("error"), reasoning=d.get("reasoning"),
                       reasoning_tokens=d.get("reasoning_tokens"), ttft_s=d.get("ttft_s"))
 

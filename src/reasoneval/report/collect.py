@@ -9,6 +9,7 @@ from typing import Any
 
 from ..core import registry
 from ..core.benchmark import ScoredRow, Table, Turn
+from ..core.tokens import known_total
 from ..core.types import Outcome
 from ..core.verdicts import Method
 from ..store.sqlite import RunStore
@@ -49,12 +50,16 @@ def run_stats(rows: list[ScoredRow], figs: list[dict[str, Any]] | None = None) -
     errors = sum(1 for r in rows if r.final.completion.error is not None)
     unans = sum(1 for r in rows if r.final.verdict and r.final.verdict.outcome is Outcome.UNANSWERABLE)
     truncated = sum(1 for r in rows if r.final.verdict and r.final.verdict.method == Method.TRUNCATED)
-    ptoks = sum(t.completion.usage.prompt_tokens for r in rows for t in r.turns)
-    ctoks = sum(t.completion.usage.completion_tokens for r in rows for t in r.turns)
+    # over the answered calls (a failed call has no usage); unknown usage (None: not reported, or not a valid
+    # count) is left out of the sums and counted, never taken as 0
+    turns = [t.completion.usage for r in rows for t in r.turns if t.completion.error is None]
+    ptoks, p_unknown = known_total(u.prompt_tokens for u in turns)
+    ctoks, c_unknown = known_total(u.completion_tokens for u in turns)
     return {"items": n, "errors": errors, "unextractable": unans, "truncated": truncated,
             "extraction_failure_rate": round(unans / n, 4) if n else 0.0,
-            "prompt_tokens": ptoks, "completion_tokens": ctoks,
-            "mean_output_tokens": round(ctoks / max(sum(len(r.turns) for r in rows), 1), 1),
+            "prompt_tokens": ptoks, "completion_tokens": ctoks, "calls": len(turns),
+            "prompt_tokens_unknown": p_unknown, "completion_tokens_unknown": c_unknown,
+            "mean_output_tokens": None if ctoks is None else round(ctoks / max(len(turns) - c_unknown, 1), 1),
             **reasoning.stats(rows, figs)}
 
 
@@ -74,7 +79,7 @@ def _identity(v: RunView) -> dict[str, str]:
         out[k] = json.dumps(val, ensure_ascii=False)
     for k, val in sorted((spec.get("options") or {}).items()):
         out[k] = val if isinstance(val, str) else json.dumps(val, ensure_ascii=False)
-    for k in ("samples", "seed", "limit", "judge", "data_version"):
+    for k in ("samples", "seed", "limit", "limit_sample", "judge", "data_version"):
         if k in spec:
             out[k] = str(spec[k])
     return out

@@ -29,9 +29,12 @@ from typing import Any
 from .. import __version__
 from ..core import registry
 from ..core.benchmark import Table, TableKind
+from ..core.tokens import show_total
 from ..core.types import Item, Prompt
+from . import item_chunks as ic
 from . import paper_numbers as pn
 from .collect import RunView
+from .cost import Price
 from .plots import Plot, accuracy, make_plots, run_labels
 
 PAGE_SIZE = 50
@@ -262,13 +265,42 @@ def _td(val: Any) -> str:
     return f"<td>{esc(fmt(val))}</td>"
 
 
+_ABSENT = ("", "-", None)
+
+
+def drop_empty_columns(m: MergedTable) -> tuple[MergedTable, list[int]]:
+    """``m`` without the columns that no row has a value in ('-' or empty), and the indices kept: a
+    puzzle-only protocol (trick) is not shown in Table 2's layout with four empty category columns. The model
+    column always stays."""
+    keep = [i for i in range(len(m.columns))
+            if i == 0 or not m.rows
+            or any(i < len(r) and (r[i] if not isinstance(r[i], str) else r[i].strip()) not in _ABSENT
+                   for r in m.rows)]
+    if len(keep) == len(m.columns):
+        return m, keep
+    return MergedTable(m.title, [m.columns[i] for i in keep], [[r[i] for i in keep if i < len(r)] for r in m.rows],
+                       m.run_of_row, m.notes, m.kind), keep
+
+
+def natural_key(s: Any) -> tuple[Any, ...]:
+    """Sort key that orders embedded numbers by value: ``cipher/2`` before ``cipher/10``."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", str(s)) if p)
+
+
 def render_table(views: list[RunView], m: MergedTable, bench: str) -> str:
     kind_t = Table(m.title, m.columns[1:], [r[1:] for r in m.rows], kind=m.kind)
     kind = _korbench_kind(kind_t, bench)
     notes = list(m.notes)
     cmps: list[dict[int, Cmp]] = [{} for _ in m.rows]
     if kind is not None:
-        noted: set[int] = set()  # runs whose note is written
+        noted: set[str] = set()  # models whose note is written (one note per model, not per run)
+        subsets: dict[str, list[str]] = defaultdict(list)  # model -> the subsets its runs in this table ran alone
+        limits: dict[str, set[Any]] = defaultdict(set)
+        for vi in dict.fromkeys(m.run_of_row):
+            run = views[vi].run
+            if run.get("subset"):
+                subsets[str(run.get("model", ""))].append(str(run["subset"]))
+            limits[str(run.get("model", ""))].add((run.get("spec") or {}).get("limit"))
         for ri, (r, vi) in enumerate(zip(m.rows, m.run_of_row, strict=True)):
             run = views[vi].run
             model, mode = str(run.get("model", "")), str(run.get("mode") or "")
@@ -276,22 +308,27 @@ def render_table(views: list[RunView], m: MergedTable, bench: str) -> str:
             prow = None if why_not else pn.korbench_row(model, kind, base)
             if prow is None:
                 other = pn.korbench_row(model, kind)
-                if other is not None and vi not in noted:
-                    noted.add(vi)
+                if other is not None and model not in noted:
+                    noted.add(model)
                     why = why_not or f"this run's setting ({mode}) differs"
                     notes.append(f"{model} is {other.model} in KOR-Bench {other.table}, but {why}: not compared.")
                 continue
             skip = {"Overall", "Overall pass"} if run.get("subset") else set()
             sub = compare_row(kind_t, r[1:], kind, prow.values, skip)
             cmps[ri] = {i + 1: c for i, c in sub.items()}
-            if sub and vi not in noted:
-                noted.add(vi)
+            if sub and model not in noted:
+                noted.add(model)
                 extra = ""
-                if run.get("subset"):
-                    extra += f" Only subset {run['subset']} was run, so Overall is not compared."
-                lim = (run.get("spec") or {}).get("limit")
-                if lim:
-                    extra += f" The run used --limit {lim}: a partial item set, differences are indicative only."
+                subs = sorted(set(subsets.get(model, [])), key=natural_key)
+                if len(subs) == 1:
+                    extra += f" Only subset {subs[0]} was run, so Overall is not compared."
+                elif subs:
+                    extra += (f" Subsets {', '.join(subs)} ran as separate runs, so each run's Overall is not "
+                              "compared.")
+                lims = sorted({int(x) for x in limits.get(model, set()) if x})
+                if lims:
+                    extra += (f" The run{'s' if len(lims) > 1 else ''} used --limit {', '.join(map(str, lims))}: "
+                              "a partial item set, differences are indicative only.")
                 if "corrected" in m.title.lower():
                     extra += " This table uses the corrected scorer; the paper's numbers come from the official one."
                 notes.append(f"Paper numbers: {model} → {prow.model}, KOR-Bench {prow.table}"
@@ -299,6 +336,9 @@ def render_table(views: list[RunView], m: MergedTable, bench: str) -> str:
                              f"{'the real-life rate (lower is better)' if kind == 2 else 'the sub-problem pass rate'}."
                              f"{extra}")
     notes_html = "".join(f'<p class="note">{esc(n)}</p>' for n in notes)
+    m, keep = drop_empty_columns(m)  # after the comparison, which reads the paper's layout
+    where = {old: new for new, old in enumerate(keep)}
+    cmps = [{where[i]: c for i, c in cm.items() if i in where} for cm in cmps]
     pivot = None if any(cmps) else _pivot(m)
     full = _table_html(m, cmps)
     if pivot is not None:
@@ -344,7 +384,22 @@ def _table_html(m: MergedTable, cmps: list[dict[int, Cmp]]) -> str:
     return f"<table class=\"{cls}\"><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def _overview_table(views: list[RunView], idx: list[int], labels: list[str]) -> str:
+def n_items(v: RunView) -> int:
+    """Items, not (item, sample) rows: a run with --samples 4 over 10 items has 10 items."""
+    return len({r.item_key for r in v.rows})
+
+
+def _overview_tables(views: list[RunView], idx: list[int], labels: list[str]) -> str:
+    """One ranking per protocol (mode): zero-shot, three-shot, trick, ... runs are never ranked in one list."""
+    modes: dict[str, list[int]] = defaultdict(list)
+    for i in idx:
+        modes[str(views[i].run.get("mode") or "")].append(i)
+    if len(modes) == 1:
+        return _overview_table(views, idx, labels)
+    return "".join(_overview_table(views, modes[m], labels, m) for m in modes)
+
+
+def _overview_table(views: list[RunView], idx: list[int], labels: list[str], mode: str | None = None) -> str:
     rows = []
     for i in idx:
         v = views[i]
@@ -356,8 +411,8 @@ def _overview_table(views: list[RunView], idx: list[int], labels: list[str]) -> 
         s, run = v.stats, v.run
         body.append(
             f'<tr data-run="{i}"><td>{esc(labels[i])}</td><td>{esc(run.get("mode"))}</td>'
-            f'<td>{esc(run.get("subset") or "all")}</td><td class="num" data-v="{s.get("items", 0)}">'
-            f'{esc(s.get("items", 0))}</td>'
+            f'<td>{esc(run.get("subset") or "all")}</td><td class="num" data-v="{n_items(v)}">'
+            f'{esc(n_items(v))}</td>'
             + (f'<td class="num" data-v="{acc}">{acc:.2f}</td>' if acc is not None else "<td></td>")
             + f'<td class="num" data-v="{s.get("errors", 0)}">{esc(s.get("errors", 0))}</td>'
             f'<td class="num" data-v="{s.get("extraction_failure_rate", 0)}">'
@@ -367,7 +422,8 @@ def _overview_table(views: list[RunView], idx: list[int], labels: list[str]) -> 
     head = "".join(f'<th data-col="{k}">{h}</th>' for k, h in enumerate(
         ["model", "mode", "subset", "items", "accuracy", "errors", "extraction failures", "mean out tokens",
          "run"]))
-    return (f'<div class="tablewrap"><h4>Runs (final-turn accuracy, failed calls excluded)</h4>'
+    title = "Runs" + (f" · {mode or 'default'} protocol" if mode is not None else "")
+    return (f'<div class="tablewrap"><h4>{esc(title)} (final-turn accuracy, failed calls excluded)</h4>'
             f'<table class="lb overview sortable"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
             f"</table></div>")
 
@@ -383,19 +439,21 @@ def render_leaderboard(views: list[RunView], labels: list[str]) -> str:
     parts = []
     for bench, idx in _by_benchmark(views).items():
         tables = merge_tables(views, idx, labels)
-        inner = _overview_table(views, idx, labels) + "".join(render_table(views, m, bench) for m in tables)
+        inner = _overview_tables(views, idx, labels) + "".join(render_table(views, m, bench) for m in tables)
         parts.append(f'<section class="bench" id="lb-{esc(_norm(bench))}"><h3>{esc(bench)}</h3>{inner}</section>')
     if not parts:
         parts.append('<p class="note">No runs.</p>')
     return "".join(parts)
 
 
-def render_cross_run_tables(views: list[RunView]) -> str:
-    """Paper tables that span several runs (FineReason Table 3, R-Bench Tables 5-7, General365 Table 1 ...)."""
+def render_cross_run_tables(views: list[RunView], prices: dict[str, Price] | None = None) -> str:
+    """Paper tables that span several runs (FineReason Table 3, R-Bench Tables 5-7, General365 Table 1 ...),
+    then the samples (pass@k, maj@k) and cost tables."""
+    from .addons import addon_tables
     from .paper_tables import extra_tables
 
     parts = []
-    for t in extra_tables(views):
+    for t in [*extra_tables(views), *addon_tables(views, prices)]:
         head = "".join(f'<th data-col="{i}">{esc(c)}</th>' for i, c in enumerate(t.columns))
         body = "".join("<tr>" + "".join(_td(x) for x in r) + "</tr>" for r in t.rows)
         notes = "".join(f'<p class="note">{esc(n)}</p>' for n in t.notes)
@@ -441,13 +499,18 @@ def _run_fields(v: RunView) -> list[tuple[str, Any]]:
         ("package version", spec.get("package_version")), ("data version", spec.get("data_version")),
         ("prompt version", spec.get("prompt_version")),
         ("created", _date(run.get("created"))), ("updated", _date(run.get("updated"))),
-        ("items", s.get("items")), ("accuracy", f"{acc:.2f}" if acc is not None else ""),
+        ("items", n_items(v)), ("accuracy", f"{acc:.2f}" if acc is not None else ""),
         ("errors", s.get("errors")), ("unextractable", s.get("unextractable")),
         ("truncated", s.get("truncated")),
         ("extraction failure rate", f"{100 * float(s.get('extraction_failure_rate') or 0):.2f}%"),
-        ("prompt tokens", s.get("prompt_tokens")), ("completion tokens", s.get("completion_tokens")),
+        ("prompt tokens", show_total(s.get("prompt_tokens"), s.get("prompt_tokens_unknown") or 0,
+                                     s.get("calls") or 0)),
+        ("completion tokens", show_total(s.get("completion_tokens"), s.get("completion_tokens_unknown") or 0,
+                                         s.get("calls") or 0)),
         ("mean output tokens", s.get("mean_output_tokens")),
     ]
+    if s.get("items") != n_items(v):  # several samples per item
+        fields.insert(fields.index(("items", n_items(v))) + 1, ("answers (item x sample)", s.get("items")))
     known = {"benchmark", "subset", "mode", "model", "params", "samples", "seed", "limit", "judge", "options",
              "package_version", "data_version", "prompt_version"}
     fields += [(k, spec[k]) for k in sorted(spec) if k not in known]
@@ -578,55 +641,86 @@ def bench_items(views: list[RunView]) -> list[dict[str, Item]]:
     return out
 
 
-def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Item]] | None = None) -> dict[str, Any]:
-    """The browser's data: runs, deduplicated strings, and one compact array per (run, item, sample).
+def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Item]] | None = None,
+              ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The browser's data: an index of every (run, item, sample), loaded with the page, and one chunk per run
+    with the texts (prompts, completions, verdict details), loaded only when an item of that run is opened or
+    its texts are searched.
 
-    item: [run, key, subset, sample, rule, outcome, extracted, gold, turns, output tokens]
-    turn: [prompt, completion, extracted, outcome, method, detail, finish_reason, error, prompt tok, compl tok]
-    prompt: [[role, text], ...]; text: a string, or a list of parts (ids into ``strs`` or strings) joined by
-    blank lines.
+    index item: [run, key, subset, sample, rule, outcome, extracted, gold, turns, output tokens, position]
+    (items in natural id order within a run: cipher/2 before cipher/10; position: the item's place in its
+    run's chunk). chunk: {"strs": deduplicated text segments, "turns": per position, a list of
+    [prompt, completion, extracted, outcome, method, detail, finish_reason, error, prompt tok, compl tok]}.
+    prompt: [[role, text], ...]; text: a string, or a list of parts (ids into the chunk's ``strs`` or strings)
+    joined by blank lines.
     """
-    strs = _Strings()
     runs = []
     out = []
+    chunks = []
     for ri, v in enumerate(views):
+        strs = _Strings()  # per run: a chunk decodes on its own
+        per_run: list[Any] = []
         bench = str(v.run.get("benchmark", ""))
         known = items[ri] if items is not None else {}
         runs.append({"id": v.run.get("run_id"), "label": labels[ri], "model": v.run.get("model"),
                      "benchmark": bench, "mode": v.run.get("mode")})
-        for r in v.rows:
+        for r in sorted(v.rows, key=lambda r: (natural_key(r.item_key), r.sample)):  # cipher/2 before cipher/10
             turns = []
-            ctoks = 0
+            ctoks: int | None = 0  # None when a turn's count is unknown (shown "-")
             for t in r.turns:
                 vd = t.verdict
                 c = t.completion
-                ctoks += c.usage.completion_tokens
+                usage = getattr(c, "usage", None)
+                n = usage.completion_tokens if usage is not None else None  # None: unknown, not 0
+                ctoks = None if ctoks is None or n is None else ctoks + n
                 turns.append([
                     _prompt(strs, t.prompt), strs.text(c.text),
                     vd.extracted if vd else None, vd.outcome.value if vd else None,
                     vd.method if vd else None, (vd.detail or None) if vd else None,
-                    c.finish_reason, c.error, c.usage.prompt_tokens, c.usage.completion_tokens])
+                    c.finish_reason, c.error, usage.prompt_tokens if usage is not None else None,
+                    usage.completion_tokens if usage is not None else None])
             fv = r.final.verdict
             detail = (fv.detail if fv else None) or {}
             item = known.get(r.item_key)
             outcome = fv.outcome.value if fv else ("error" if r.final.completion.error else None)
             out.append([ri, r.item_key, r.subset, r.sample, _rule(bench, r.item_key, detail, item), outcome,
-                        fv.extracted if fv else None, _gold(detail, item), turns, ctoks])
-    return {"runs": runs, "strs": strs.items, "items": out, "pageSize": PAGE_SIZE}
+                        fv.extracted if fv else None, _gold(detail, item), len(turns), ctoks, len(per_run)])
+            per_run.append(turns)
+        chunks.append({"strs": strs.items, "turns": per_run})
+    return {"runs": runs, "items": out, "pageSize": PAGE_SIZE}, chunks
 
 
 # ---------------------------------------------------------------- page
 
-def build_html(views: list[RunView], title: str = "reasoneval report", load_items: bool = True) -> str:
-    """The report as a string; ``load_items`` reads the benchmarks' items for gold answers and rule ids."""
+def build_html(views: list[RunView], title: str = "reasoneval report", load_items: bool = True,
+               prices: dict[str, Price] | None = None) -> str:
+    """The report as one self-contained string (every item chunk embedded); ``load_items`` reads the
+    benchmarks' items for gold answers and rule ids."""
+    return build_page(views, title, load_items, prices)[0]
+
+
+def build_page(views: list[RunView], title: str = "reasoneval report", load_items: bool = True,
+               prices: dict[str, Price] | None = None, side: str | None = None) -> tuple[str, dict[str, str]]:
+    """The page, and its side files (relative name -> text). ``side``: the folder name (beside the page) for
+    the item texts when they are more than :data:`item_chunks.EMBED_LIMIT`; None: always embedded."""
     views = list(views)
     labels = run_labels(views)
     css = _asset("report.css")
     js = _asset("report.js")
     plots, plot_notes = make_plots(views)
-    data = json_for_script(item_data(views, labels, bench_items(views) if load_items else None))
-    csp = (f"default-src 'none'; script-src {_sha256(js)}; style-src {_sha256(css)}; img-src data:; "
-           "base-uri 'none'; form-action 'none'")
+    index, chunks = item_data(views, labels, bench_items(views) if load_items else None)
+    packed = [ic.pack(c) for c in chunks]
+    files: dict[str, str] = {}
+    if side is not None and sum(map(len, packed)) > ic.EMBED_LIMIT:
+        index["chunkSrc"] = [f"{side}/run-{i}.js" for i in range(len(packed))]
+        files = {f"{side}/run-{i}.js": ic.side_file(i, b) for i, b in enumerate(packed)}
+        blocks = ""
+    else:
+        blocks = "".join(ic.block(f"chunk-{i}", b) for i, b in enumerate(packed))
+    blocks = ic.block("report-index", ic.pack(index)) + blocks
+    # 'strict-dynamic': the page's own script (hash) may load the side files; nothing else can run
+    csp = (f"default-src 'none'; script-src {_sha256(js)} 'strict-dynamic'; style-src {_sha256(css)}; "
+           "img-src data:; base-uri 'none'; form-action 'none'")
     n_items = sum(len(v.rows) for v in views)
     benches = sorted({str(v.run.get("benchmark")) for v in views})
     generated = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
@@ -644,7 +738,7 @@ by reasoneval {esc(__version__)}</p>
 <nav><a href="#leaderboard">Leaderboard</a><a href="#plots">Plots</a><a href="#items">Items</a><a href="#runs">Runs</a></nav>
 </header>
 <main>
-<section id="leaderboard"><h2>Leaderboard</h2>{render_leaderboard(views, labels)}{render_cross_run_tables(views)}</section>
+<section id="leaderboard"><h2>Leaderboard</h2>{render_leaderboard(views, labels)}{render_cross_run_tables(views, prices)}</section>
 <section id="plots"><h2>Plots</h2>{render_plots(plots, plot_notes)}</section>
 <section id="items"><h2>Items</h2>
 <noscript><p class="note">The item browser needs JavaScript.</p></noscript>
@@ -662,16 +756,38 @@ by reasoneval {esc(__version__)}</p>
 </section>
 <section id="runs"><h2>Runs</h2>{render_runs(views, labels)}</section>
 </main>
-<script type="application/json" id="report-data">{data}</script>
+{blocks}
 <script>{js}</script>
 </body></html>
-"""
+""", files
 
 
-def write_html(views: list[RunView], path: Path) -> None:
-    """Write the self-contained HTML report of ``views`` to ``path``."""
+def side_folder(path: Path) -> Path:
+    """Where the item texts of a large report go: ``<page stem>_items`` beside the page."""
+    return path.with_name(f"{path.stem}_items")
+
+
+def write_html(views: list[RunView], path: Path, prices: dict[str, Price] | None = None,
+               final: Path | None = None) -> list[Path]:
+    """Write the HTML report of ``views`` to ``path``: one self-contained file, or for item texts over
+    :data:`item_chunks.EMBED_LIMIT`, the page plus a folder of text chunks beside ``final`` (the page's final
+    name when ``path`` is a temporary file renamed into place later). Returns the side files written."""
     path = Path(path)
     if path.parent and not path.parent.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
+    folder = side_folder(Path(final) if final is not None else path)
+    page, files = build_page(views, prices=prices, side=folder.name)
+    written = []
+    for old in folder.glob("run-*.js"):  # chunks of an earlier report under this name
+        old.unlink()
+    if not files and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+    if files:
+        folder.mkdir(exist_ok=True)
+        for name, text in files.items():
+            target = folder.parent / name
+            target.write_text(text, encoding="ascii")
+            written.append(target)
     # lone surrogates (broken model output) become \\udXXX escapes instead of failing the write
-    path.write_bytes(build_html(views).encode("utf-8", "backslashreplace"))
+    path.write_bytes(page.encode("utf-8", "backslashreplace"))
+    return written

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..core.benchmark import ScoredRow, Table
 from ..core.response import has_inline_reasoning
+from ..core.tokens import known_total
 from ..core.types import Outcome
 
 NA = "-"
@@ -26,13 +27,15 @@ NA = "-"
 def _row_figures(r: ScoredRow) -> dict[str, Any]:
     comps = [t.completion for t in r.turns]
     rt = [c.reasoning_tokens for c in comps if c.reasoning_tokens is not None]
-    out = sum(c.usage.completion_tokens for c in comps)
+    out, unknown = known_total(c.usage.completion_tokens for c in comps)
+    if unknown:
+        out = None  # a row's output is known only when every turn's is
     ttft = [c.ttft_s for c in comps if c.ttft_s is not None]
     v = r.final.verdict
     return {"subset": r.subset, "error": r.final.completion.error is not None,
             "correct": bool(v and v.outcome is Outcome.CORRECT),
             "reasoning_tokens": sum(rt) if rt else None,
-            "answer_tokens": out - sum(rt) if rt else None, "output_tokens": out,
+            "answer_tokens": out - sum(rt) if rt and out is not None else None, "output_tokens": out,
             "ttft": fmean(ttft) if ttft else None, "latency": sum(c.latency_s for c in comps),
             "truncated": any(c.finish_reason == "length" for c in comps),
             "reasoning": any(c.reasoning for c in comps) or any(has_inline_reasoning(c.text) for c in comps)}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import html
 import io
 import re
 from pathlib import Path
@@ -77,9 +76,19 @@ def _console_that_fits(con: Console, rt: RichTable) -> Console:
     return Console(width=Measurement.get(con, con.options.update(max_width=1 << 16), rt).maximum)
 
 
-def _md(x: Any) -> str:
-    """A Markdown table cell: HTML escaped (model names are user text), pipes and newlines neutralised."""
-    return html.escape(_cell(x)).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>&|])")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
+
+
+def md_text(x: Any) -> str:
+    """Text for Markdown (model names and notes are user text): the characters Markdown gives a meaning to
+    (raw HTML ``<``, entities ``&``, emphasis, code, links, table pipes, backslash) are backslash-escaped, which
+    CommonMark renders as the characters themselves; line breaks and control codes become spaces. No HTML
+    entities: ``paper's`` stays ``paper's``."""
+    return _MD_SPECIAL.sub(r"\\\1", _CONTROL.sub(" ", _cell(x)))
+
+
+_md = md_text
 
 
 def to_markdown(tables: list[Table]) -> str:
@@ -90,7 +99,7 @@ def to_markdown(tables: list[Table]) -> str:
         out.append("|" + "---|" * len(t.columns))
         for r in t.rows:
             out.append("| " + " | ".join(_md(x) for x in r) + " |")
-        out.extend(f"\n{html.escape(n)}" for n in t.notes)
+        out.extend(f"\n{md_text(n)}" for n in t.notes)
         out.append("")
     return "\n".join(out)
 

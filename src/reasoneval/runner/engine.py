@@ -15,12 +15,15 @@ from typing import Any
 from ..core.benchmark import Benchmark, Turn
 from ..core.hashing import CacheKeyer
 from ..core.response import Response
+from ..core.safetext import server_text
 from ..core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from ..core.verdicts import Method
 from ..models.base import ModelBackend, ModelError, prompt_has_images
+from ..models.ratelimit import Lease, Slots
 from ..store.sqlite import RunStore
 from .batcher import Batcher
 from .progress import RunProgress
+from .sample import limit_items
 from .scoring import judged_verdict, response_of, score_completion, score_now
 from .spec import RunSpec
 
@@ -48,8 +51,19 @@ def load_items(bench: Benchmark, spec: RunSpec) -> list[Item]:
         if sub not in bench.subsets():
             raise ValueError(f"unknown subset {sub!r} of {bench.name}; known: {', '.join(bench.subsets())}")
         got = bench.load(sub, spec.mode)
-        items.extend(got[: spec.limit] if spec.limit else got)
+        items.extend(limit_items(got, spec.limit, spec.limit_mode, spec.limit_seed, f"{bench.name}:{sub}",
+                                 lambda it: bench.stratum(it, spec.mode)))
     return items
+
+
+async def _isolated(gen: Generate, prompt: Prompt, params: GenParams) -> Completion:
+    """One model call whose failure, whatever it is, is this item's error: nothing in one response's handling
+    can end the run (the backends turn what they expect into errors themselves; this catches the rest)."""
+    try:
+        return await gen(prompt, params)
+    except Exception as e:  # noqa: BLE001 - see the docstring; cancellation (a BaseException) still stops the run
+        return Completion(error=server_text(f"internal error handling the response: {e.__class__.__name__}: {e}",
+                                            500))
 
 
 def _generator(backend: ModelBackend) -> Generate:
@@ -69,8 +83,9 @@ class Runner:
         self._judge_gen = _generator(judge) if judge is not None else None
         self._score_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="score")
         #: requests in flight; a unit holds a slot only while it waits for the model, never while it is
-        #: scored, so slow scoring (a SymPy bomb, a backlog) never stops requests from going out
-        self._slots: asyncio.Semaphore | None = None
+        #: scored, so slow scoring (a SymPy bomb, a backlog) never stops requests from going out; a backend that
+        #: waits (backoff, Retry-After, a hedged straggler) gives it back meanwhile (``ratelimit.current_lease``)
+        self._slots: Slots | None = None
         self._cache_was_empty = False  # set when the run starts
         self._generated: set[str] = set()  # cache keys this run generated
         self._keyers: dict[tuple[str, str], CacheKeyer] = {}  # (model, canonical parameters) -> its key maker
@@ -82,7 +97,7 @@ class Runner:
         # the prompt is built and the cache looked up once a request slot is free, not when the unit starts:
         # every unit starts at once, and thousands of prompts and lookups up front would hold the event loop
         # while the first requests wait
-        async with self._slots:
+        async with Lease(self._slots):
             if not isinstance(prompt, Prompt):
                 prompt = prompt()
             pc = params.canonical_json()
@@ -95,7 +110,7 @@ class Runner:
             if hit is not None:
                 res.cached += 1
                 return hit, key, True, prompt
-            comp = await gen(prompt.with_system(params.system), params)  # the stored prompt stays as built
+            comp = await _isolated(gen, prompt.with_system(params.system), params)  # stored prompt: as built
         res.generated += 1
         self._generated.add(key)
         return comp, key, False, prompt
@@ -200,7 +215,7 @@ class Runner:
         units = [(it, s) for it in items for s in range(spec.samples)]
         res = RunResult(run_id, resumed, len(units))
         self._cache_was_empty = store.cache_empty()  # then no lookup can hit but for keys generated here
-        self._slots = asyncio.Semaphore(self.concurrency)
+        self._slots = Slots(self.concurrency)
         tasks: list[asyncio.Task[None]] = []
         try:
             with RunProgress(len(units), f"{spec.benchmark} {spec.model}", self.progress_enabled) as prog:

@@ -14,6 +14,7 @@ def error_kind(message: str | None) -> str:
     m = _URL.sub("<server>", m).splitlines()[0] if m else "unknown error"
     if m.startswith("HTTP "):  # "HTTP 400 from <server>: {body...}"
         m = m.split(": ", 1)[0]
-    elif m.startswith(("malformed response", "broken response")):
+    elif m.startswith(("malformed response", "incomplete response", "oversized response", "broken response",
+                       "internal error")):
         m = m.split(": ", 1)[0]
     return m[:120]

@@ -19,7 +19,16 @@ def spec_of(run: dict[str, Any]) -> RunSpec:
     d = run["spec"]
     return RunSpec(d["benchmark"], d["subset"], d["mode"], d["model"], GenParams.from_json(d["params"]),
                    d["samples"], d["seed"], d["limit"], d.get("judge"), d.get("options") or {},
-                   d.get("data_version", ""), origin=d.get("origin"))
+                   d.get("data_version", ""), **limit_of(d), origin=d.get("origin"))
+
+
+def limit_of(spec: dict[str, Any]) -> dict[str, Any]:
+    """``limit_mode`` / ``limit_seed`` of a stored spec: a limited run without ``limit_sample`` took the first N
+    items (all runs made before the sample existed)."""
+    ls = spec.get("limit_sample")
+    if isinstance(ls, dict):
+        return {"limit_mode": str(ls.get("mode", "sample")), "limit_seed": int(ls.get("seed", 0))}
+    return {"limit_mode": "first", "limit_seed": 0}
 
 
 def rescore_run(store: RunStore, run: dict[str, Any]) -> int:

@@ -9,6 +9,7 @@ from .. import __version__
 from ..core.hashing import hash_obj
 from ..core.options import BenchOptions
 from ..core.types import GenParams
+from .sample import SAMPLER_VERSION
 
 
 @dataclass
@@ -30,15 +31,26 @@ class RunSpec:
     #: the named settings preset applied (``--settings paper``): stored in the record, not part of the run id
     #: (its values already are, in ``params``)
     settings: dict[str, Any] | None = None
+    #: how ``limit`` picks its items (``runner/sample.py``): "sample" (seeded, stratified) or "first"
+    limit_mode: str = "sample"
+    #: the seed of the "sample" draw
+    limit_seed: int = 0
     #: where the completions came from when they were made elsewhere (``reasoneval import``): the source
     #: files and their sha256; part of the run id (absent, and so leaving other ids unchanged, for runs made here)
     origin: dict[str, Any] | None = None
 
     def identity(self) -> dict[str, Any]:
-        return {"benchmark": self.benchmark, "subset": self.subset, "mode": self.mode, "model": self.model,
-                "params": self.params.to_json(), "samples": self.samples, "seed": self.seed,
-                "limit": self.limit, "judge": self.judge, "options": self._option_identity(),
-                "data_version": self.data_version, **({"origin": self.origin} if self.origin else {})}
+        d = {"benchmark": self.benchmark, "subset": self.subset, "mode": self.mode, "model": self.model,
+             "params": self.params.to_json(), "samples": self.samples, "seed": self.seed,
+             "limit": self.limit, "judge": self.judge, "options": self._option_identity(),
+             "data_version": self.data_version}
+        if self.limit is not None and self.limit_mode != "first":
+            # which items a limit draws is identity; a run without a limit, or with the first N (what --limit
+            # meant before the sample existed), keeps the id it always had
+            d["limit_sample"] = {"mode": self.limit_mode, "seed": self.limit_seed, "version": SAMPLER_VERSION}
+        if self.origin:
+            d["origin"] = self.origin
+        return d
 
     def _option_identity(self) -> dict[str, Any]:
         return self.options.identity() if isinstance(self.options, BenchOptions) else dict(self.options)

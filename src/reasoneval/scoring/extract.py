@@ -11,8 +11,8 @@ from typing import Literal
 
 from ..core.response import strip_think
 
-__all__ = ["strip_think", "clip", "double_brackets", "boxed", "boxed_all", "choice_letter", "answer_line",
-           "findall_delimited"]  # strip_think lives in core.response (the one module that knows <think>)
+__all__ = ["strip_think", "clip", "double_brackets", "boxed", "boxed_all", "boxed_spans", "choice_letter",
+           "answer_line", "findall_delimited"]  # strip_think lives in core.response (the one module that knows <think>)
 
 Policy = Literal["first", "last"]
 
@@ -71,10 +71,10 @@ def double_brackets(text: str, policy: Policy = "first") -> str | None:
     return _pick(findall_delimited(clip(text), "[[", "]]"), policy)
 
 
-def boxed_all(text: str) -> list[str]:
-    r"""Every ``\boxed{...}`` / ``\fbox{...}`` content, with nested braces balanced."""
-    text = clip(text)
-    found: list[tuple[int, str]] = []
+def boxed_spans(text: str) -> list[tuple[int, int, str]]:
+    r"""Every ``\boxed{...}`` / ``\fbox{...}`` as ``(start, end, content)`` in ``text`` (nested braces balanced;
+    ``end`` is just past the closing brace), in order. The caller clips ``text`` if it needs to."""
+    found: list[tuple[int, int, str]] = []
     for tag in ("\\boxed", "\\fbox"):
         start = 0
         while True:
@@ -99,10 +99,15 @@ def boxed_all(text: str) -> list[str]:
                 k += 1
             if depth != 0:  # unbalanced: truncated output
                 break
-            found.append((i, text[j + 1 : k]))
+            found.append((i, k + 1, text[j + 1 : k]))
             start = k + 1
     found.sort()
-    return [s for _, s in found]
+    return found
+
+
+def boxed_all(text: str) -> list[str]:
+    r"""Every ``\boxed{...}`` / ``\fbox{...}`` content, with nested braces balanced."""
+    return [c for _, _, c in boxed_spans(clip(text))]
 
 
 def boxed(text: str, policy: Policy = "last") -> str | None:

@@ -21,7 +21,9 @@ from urllib.parse import quote
 
 from ..core.safetext import redact, redact_secrets, storable, storable_json
 from ..core.types import Completion, Prompt, Usage, Verdict
+from . import identity
 from .errors import DECODE_ERRORS, STORE_ERRORS, StoreError, corrupted, describe, one_line
+from .identity import real_path
 
 P = ParamSpec("P")
 INSERT_COMPLETION = "INSERT OR REPLACE INTO completions VALUES (" + ",".join("?" * 18) + ")"
@@ -135,29 +137,40 @@ def _detail_json(detail: dict[str, Any]) -> str:
     return red
 
 
-def _connect_ro(path: Path) -> sqlite3.Connection:
-    """Read-only: no WAL switch, no schema; on a read-only file system fall back to ``immutable`` (which
-    ignores a write-ahead log, so it is refused when a non-empty ``-wal`` file holds committed rows)."""
-    uri = "file:" + quote(str(path.resolve()))
+def _init_new(db: sqlite3.Connection) -> None:
+    """A new store's content, built before it takes its name (``identity.create``; a temporary file, so without
+    a journal or syncs of its own: ``create`` syncs the finished file once)."""
+    db.execute("PRAGMA journal_mode=OFF")
+    db.execute("PRAGMA synchronous=OFF")
+    db.execute(f"PRAGMA application_id={identity.APP_ID}")
+    db.executescript(SCHEMA)
+    migrate(db)
+    db.execute("PRAGMA journal_mode=WAL")  # recorded in the file's header
+
+
+def _connect_ro(path: Path, shown: Path) -> sqlite3.Connection:
+    """Read-only (``path``: the real file; ``shown``: the name messages give): no WAL switch, no schema; on a
+    read-only file system fall back to ``immutable`` (which ignores a write-ahead log, so it is refused when a
+    non-empty ``-wal`` file holds committed rows)."""
+    uri = "file:" + quote(str(path))
     last: BaseException | None = None
     for extra in ("?mode=ro", "?mode=ro&immutable=1"):
         if "immutable" in extra:
             wal = path.with_name(path.name + "-wal")
             if wal.exists() and wal.stat().st_size > 0:
                 raise StoreError(
-                    f"store {path} cannot be opened read-only here ({one_line(str(last))}) and reading it without "
+                    f"store {shown} cannot be opened read-only here ({one_line(str(last))}) and reading it without "
                     f"its write-ahead log {wal.name} would miss committed rows: copy {path.name} with {wal.name} "
                     "to a writable place and read the copy")
         try:
             db = sqlite3.connect(uri + extra, uri=True, isolation_level=None, check_same_thread=False)
-            db.execute("SELECT COUNT(*) FROM runs").fetchone()
+            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
         except sqlite3.OperationalError as e:
             last = e
-            if "no such table" in str(e):
-                raise
             continue
         try:
-            check_integrity(db, path)
+            check_integrity(db, shown)
+            identity.check_ours(db, shown)
         except BaseException:
             db.close()
             raise
@@ -172,28 +185,34 @@ class RunStore:
     :class:`~reasoneval.store.errors.StoreError` with a one-line message."""
 
     def __init__(self, path: str | Path, readonly: bool = False) -> None:
-        self.path = Path(path)
+        self.path = Path(path)  # as given: what messages name
+        self.real = real_path(self.path)  # the file itself (links resolved): what is opened and locked
         self.readonly = readonly
         self._verdict_buf: list[tuple[Any, ...]] = []
         self._writer: Any = None
         try:
-            if self.path.exists() and self.path.is_file() and self.path.stat().st_size == 0:
+            if self.real.is_file() and self.real.stat().st_size == 0:
                 raise StoreError(f"store {self.path} is an empty file (0 bytes), not a reasoneval store; "
                                  "it is left alone: remove it or choose another --store")
             if readonly:
-                if not self.path.exists():
+                if not self.real.exists():
                     raise StoreError(f"no store at {self.path}")
-                self.db = _connect_ro(self.path)
+                self.db = _connect_ro(self.real, self.path)
                 self._later = self._later_columns()
                 return
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+            self.real.parent.mkdir(parents=True, exist_ok=True)
+            identity.create(self.real, _init_new)  # atomic: never an empty or half-made file under the name
+            identity.check_single_link(self.real, self.path)
+            self.db = sqlite3.connect("file:" + quote(str(self.real)) + "?mode=rw", uri=True, isolation_level=None,
+                                      check_same_thread=False)
             self.db.execute("PRAGMA busy_timeout=30000")
             check_integrity(self.db, self.path)  # before anything is written to it
+            identity.check_ours(self.db, self.path)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
             migrate(self.db)
+            identity.stamp(self.db)
             self._later = self._later_columns()
         except STORE_ERRORS as e:
             raise describe(self.path, e) from e
@@ -217,7 +236,7 @@ class RunStore:
         """Context manager: this process alone runs ``run_id`` on this store (else :class:`StoreError`)."""
         from .lock import run_lock
 
-        return run_lock(self.path, run_id)
+        return run_lock(self.real, run_id, shown=self.path)
 
     # ---- runs
     @_guarded
@@ -290,7 +309,7 @@ class RunStore:
         if self._writer is None:
             from .writer import AsyncWriter
 
-            self._writer = AsyncWriter(self.path)
+            self._writer = AsyncWriter(self.real, self.path)
         row, cache_row = self._rows(run_id, item_key, sample, turn, role, subset, prompt, cache_key, c, cache)
         await self._writer.put_completion(row, cache_row)
 
@@ -322,7 +341,7 @@ class RunStore:
             except DECODE_ERRORS as e:
                 raise _undecodable(self.path, e) from e
             yield StoredCompletion(r[0], r[1], r[2], r[3], r[4], r[5], prompt,
-                                   Completion(r[7] or "", r[8], Usage(r[9] or 0, r[10] or 0), r[11] or 0.0,
+                                   Completion(r[7] or "", r[8], Usage(r[9], r[10]), r[11] or 0.0,
                                               r[12], r[13], r[14], r[15]))
 
     @_guarded
@@ -400,6 +419,27 @@ class RunStore:
             self.db.execute("DELETE FROM verdicts WHERE run_id=? AND item_key=? AND sample=?",
                             (run_id, item_key, sample))
         return len(keys)
+
+    @_guarded
+    def delete_runs(self, run_ids: list[str]) -> dict[str, int]:
+        """Delete runs with their completions and verdicts (and their rows of an ``items`` table, where a store
+        has one), all in one transaction; the response cache stays. Returns the number of rows removed per
+        table."""
+        self.flush()
+        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        removed = dict.fromkeys(("runs", "completions", "verdicts"), 0)
+        if "items" in tables and "run_id" in {r[1] for r in self.db.execute("PRAGMA table_info(items)")}:
+            removed["items"] = 0
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for run_id in run_ids:
+                for table in removed:  # names from the fixed list above, never from input
+                    removed[table] += self.db.execute(f"DELETE FROM {table} WHERE run_id=?", (run_id,)).rowcount
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return removed
 
     # ---- response cache
     @_reading

@@ -13,6 +13,7 @@ import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from .errors import STORE_ERRORS, describe
 from .sqlite import INSERT_CACHE as _INSERT_CACHE
@@ -20,12 +21,14 @@ from .sqlite import INSERT_COMPLETION as _INSERT_COMPLETION
 
 
 class AsyncWriter:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, shown: Path | None = None) -> None:
+        """``path``: the store's real file; ``shown``: the name error messages give (default ``path``)."""
         #: entries: the rows of one completion (its own and its cache row), committed in one batch, and its waiter
         #: (verdict rows have no waiter: they are derived data, and a failure is raised by ``close``)
         self._q: queue.SimpleQueue[tuple[list[tuple[str, tuple[Any, ...]]], asyncio.Future[None] | None] | None] = (
             queue.SimpleQueue())
         self._path = path
+        self._shown = shown or path
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._loop, name="sqlite-writer", daemon=True)
         self._thread.start()
@@ -34,11 +37,12 @@ class AsyncWriter:
         db: sqlite3.Connection | None = None
         open_err: BaseException | None = None
         try:
-            db = sqlite3.connect(str(self._path), isolation_level=None, check_same_thread=False)
+            db = sqlite3.connect("file:" + quote(str(self._path)) + "?mode=rw", uri=True, isolation_level=None,
+                                 check_same_thread=False)
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA busy_timeout=30000")
         except STORE_ERRORS as e:
-            open_err = describe(self._path, e)
+            open_err = describe(self._shown, e)
         stop = False
         while not stop:
             first = self._q.get()
@@ -58,7 +62,7 @@ class AsyncWriter:
                         for sql, args in _by_statement(rows):  # one executemany per statement
                             db.executemany(sql, args)
                 except STORE_ERRORS as e:  # disk full, read-only, ...: one clear error for every waiter
-                    err = describe(self._path, e)
+                    err = describe(self._shown, e)
                 except BaseException as e:  # reported to every waiter of this batch
                     err = e
             by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}

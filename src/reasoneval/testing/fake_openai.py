@@ -21,7 +21,18 @@ Fault kinds: ``429`` (with ``Retry-After``), ``500``, ``timeout``/``hang`` (slee
 504), ``malformed`` (cut JSON), ``empty`` (200 without choices), any other status number (``400``...),
 ``echo401`` (401 whose body reflects the Authorization header), ``redirect`` (307 to another host),
 ``surrogate`` (an answer holding a lone surrogate, as valid ASCII JSON), ``empty200`` (an empty answer,
-finish_reason stop), ``bomb`` (an answer made of hundreds of "or"-separated power towers).
+finish_reason stop), ``bomb`` (an answer made of hundreds of "or"-separated power towers), ``hangforever`` (no
+answer at all: the request is held until the client goes away).
+
+Response faults (:data:`RESPONSE_FAULTS`; streamed when the request asks for ``stream``, else plain JSON):
+``nochoices`` (a 200 without ``choices``), ``anthropicsse`` (an Anthropic-shaped message or event stream on
+the OpenAI path), ``nofinish`` (a stream that ends cleanly without finish_reason or ``[DONE]``; plain: a body
+cut in half), ``usage1e999`` / ``usagestr`` (usage numbers ``1e999`` / strings, the answer itself fine), ``nousage`` (a
+fine answer without any usage),
+``ctlbody`` (HTTP 400 whose body holds terminal control codes), ``ctlredirect`` (a 307 whose ``Location``
+holds them), ``gzipbomb`` (a gzip body that expands to ``--bomb-mb`` MiB), ``endless`` (an answer that never
+ends: an endless event stream, or an endless chunked body), ``key401`` (HTTP 401 whose body holds the
+request's key at byte 280).
 
 Reasoning-model behaviour: ``--reasoning-field reasoning_content|reasoning`` returns the reasoning apart from
 the answer in that message field (a scripted ``<think>...</think>`` answer is split there; otherwise a fixed
@@ -36,8 +47,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import json
+import zlib
 from collections import Counter
 from typing import Any
 
@@ -51,7 +64,11 @@ def answer_for(text: str) -> str:
     return f"Thinking about it ({h}). The answer is [[{last}]]."
 
 
-TRANSIENT = frozenset({"429", "500", "timeout", "hang", "malformed", "empty"})
+TRANSIENT = frozenset({"429", "500", "timeout", "hang", "malformed", "empty", "hangforever"})
+RESPONSE_FAULTS = frozenset({"nochoices", "anthropicsse", "nofinish", "usage1e999", "usagestr", "nousage",
+                             "ctlbody", "ctlredirect", "gzipbomb", "endless", "key401"})
+#: what ``ctlbody`` / ``ctlredirect`` put in front of a terminal: set the window title (OSC), clear the screen
+CONTROL_CODES = "\x1b]0;PWNED\x07\x1b[2J\x1b[31m"
 SURROGATE_ANSWER = "The answer is [[\ud800]]"
 BOMB_ANSWER = "[[" + " or ".join(f"{n}^{{{n}^{{{n}}}}}" for n in range(2, 400)) + "]]"
 
@@ -74,12 +91,22 @@ def prompt_text(body: dict[str, Any]) -> str:
     return str(body.get("prompt", ""))
 
 
+# ---- hang-forever (issue 23): no status, no byte, until the client abandons the request
+async def hang_until_gone(request: web.Request) -> web.StreamResponse:
+    while request.transport is not None and not request.transport.is_closing():
+        await asyncio.sleep(0.2)
+    return web.Response(status=499)  # never read: the client is gone
+
+
 class FakeServer:
     def __init__(self, delay: float, faults: list[str], fail_every: int, timeout_sleep: float,
                  retry_after: str, capacity: int = 0, answers: list[tuple[str, str]] | None = None,
                  fault_rate: float = 0.0, reasoning_field: str = "", reasoning_tokens: bool = False,
-                 stream: bool = False, reject_stream: bool = False, think_delay: float = 0.0) -> None:
+                 stream: bool = False, reject_stream: bool = False, think_delay: float = 0.0,
+                 bomb_mb: int = 1024) -> None:
         self.delay = delay
+        self.bomb_mb = bomb_mb
+        self._bomb: bytes | None = None
         self.reasoning_field = reasoning_field
         self.reasoning_tokens = reasoning_tokens
         self.stream = stream
@@ -140,6 +167,8 @@ class FakeServer:
                                          headers={"Retry-After": self.retry_after})
             if fault == "500":
                 return web.json_response({"error": "boom"}, status=500)
+            if fault == "hangforever":
+                return await hang_until_gone(request)
             if fault in ("timeout", "hang"):
                 await asyncio.sleep(self.timeout_sleep)
                 return web.json_response({"error": "too late"}, status=504)
@@ -158,6 +187,8 @@ class FakeServer:
                 content = ""
             elif fault == "bomb":
                 content = BOMB_ANSWER
+            elif fault in RESPONSE_FAULTS:
+                return await self._response_fault(request, body, fault, text)
             elif fault.isdigit():  # any other HTTP status, e.g. 400 or 401
                 return web.json_response({"error": f"status {fault}"}, status=int(fault))
         if self.delay:
@@ -172,6 +203,7 @@ class FakeServer:
                                   (f"Let me reason step by step about {len(text.split())} words.", content))
         usage: dict[str, Any] = {"prompt_tokens": len(text.split()),
                                  "completion_tokens": len(content.split()) + len(reasoning.split())}
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]  # as OpenAI reports it
         if self.reasoning_tokens:
             usage["completion_tokens_details"] = {"reasoning_tokens": len(reasoning.split())}
         chat = request.path.endswith("/chat/completions")
@@ -216,6 +248,95 @@ class FakeServer:
         await resp.write_eof()
         return resp
 
+    # ---- response faults (issue 23): bodies a validator must refuse, sizes a reader must bound -------------
+
+    async def _response_fault(self, request: web.Request, body: dict[str, Any], fault: str,
+                              text: str) -> web.StreamResponse:
+        stream = bool(body.get("stream"))
+        answer = answer_for(text)
+        if fault == "ctlbody":
+            return web.Response(status=400, text=f"bad request {CONTROL_CODES} try again",
+                                content_type="text/plain")
+        if fault == "ctlredirect":  # written by hand: aiohttp refuses to send control codes in a header
+            assert request.transport is not None
+            request.transport.write(f"HTTP/1.1 307 Temporary Redirect\r\nLocation: http://elsewhere.invalid/"
+                                    f"{CONTROL_CODES}v1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                                    .encode())
+            request.transport.close()
+            raise web.HTTPServiceUnavailable()  # never sent: the connection is closed
+        if fault == "key401":
+            key = request.headers.get("Authorization", "").removeprefix("Bearer ")
+            head = "invalid credentials: the key you sent was not accepted. "
+            return web.Response(status=401, text=head.ljust(280, ".") + key + " (check your account)",
+                                content_type="text/plain")
+        if fault == "gzipbomb":
+            if self._bomb is None:
+                c = zlib.compressobj(9, zlib.DEFLATED, 31)
+                zeros = b" " * (1 << 20)
+                self._bomb = b"".join([c.compress(b'{"choices": [{"message": {"content": "'),
+                                       *(c.compress(zeros) for _ in range(self.bomb_mb)), c.flush()])
+            return web.Response(body=self._bomb, headers={"Content-Encoding": "gzip",
+                                                          "Content-Type": "application/json"})
+        if fault == "endless":
+            return await self._endless(request, stream)
+        if fault in ("usage1e999", "usagestr", "nousage"):
+            bad = '1e999' if fault == "usage1e999" else '"12"'
+            usage = "null" if fault == "nousage" else (f'{{"prompt_tokens": {bad}, "completion_tokens": {bad}, '
+                                                       f'"completion_tokens_details": {{"reasoning_tokens": {bad}}}}}')
+            if not stream:
+                return web.Response(text=f'{{"choices": [{{"index": 0, "message": {{"role": "assistant", "content": '
+                                         f'{json.dumps(answer)}}}, "finish_reason": "stop"}}], "usage": {usage}}}',
+                                    content_type="application/json")
+            chunk = json.dumps({"choices": [{"index": 0, "delta": {"content": answer}, "finish_reason": "stop"}]})
+            return await self._sse(request, [chunk, f'{{"choices": [], "usage": {usage}}}', "[DONE]"])
+        if fault == "nochoices":
+            if not stream:
+                return web.json_response({"id": "fake", "object": "chat.completion", "model": body.get("model")})
+            return await self._sse(request, [json.dumps({"id": "fake", "object": "chat.completion.chunk"}),
+                                             json.dumps({"id": "fake", "usage": {"prompt_tokens": 3}}), "[DONE]"])
+        if fault == "anthropicsse":
+            msg = {"id": "msg", "type": "message", "role": "assistant", "model": body.get("model"),
+                   "content": [{"type": "text", "text": answer}], "stop_reason": "end_turn",
+                   "usage": {"input_tokens": 3, "output_tokens": 9}}
+            if not stream:
+                return web.json_response(msg)
+            return await self._sse(request, [json.dumps(e) for e in (
+                {"type": "message_start", "message": {**msg, "content": [], "stop_reason": None}},
+                {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+                {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": answer}},
+                {"type": "content_block_stop", "index": 0},
+                {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 9}},
+                {"type": "message_stop"})])
+        assert fault == "nofinish", fault
+        if not stream:  # a plain body cut in half
+            whole = json.dumps({"choices": [{"index": 0, "message": {"content": answer}, "finish_reason": "stop"}]})
+            return web.Response(text=whole[:len(whole) // 2], content_type="application/json")
+        words = answer.split(" ")
+        return await self._sse(request, [json.dumps({"choices": [{"index": 0, "delta": {"content": w + " "},
+                                                                  "finish_reason": None}]}) for w in words])
+
+    async def _sse(self, request: web.Request, payloads: list[str]) -> web.StreamResponse:
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await resp.prepare(request)
+        for p in payloads:
+            await resp.write(f"data: {p}\n\n".encode())
+        await resp.write_eof()
+        return resp
+
+    async def _endless(self, request: web.Request, stream: bool) -> web.StreamResponse:
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream" if stream else "application/json"})
+        await resp.prepare(request)
+        piece = "all work and no play " * 50
+        event = ("data: " + json.dumps({"choices": [{"index": 0, "delta": {"content": piece},
+                                                      "finish_reason": None}]}) + "\n\n").encode()
+        if not stream:
+            await resp.write(b'{"choices": [{"message": {"content": "')
+            event = piece.encode()
+        with contextlib.suppress(ConnectionError, RuntimeError):  # until the client hangs up
+            while True:
+                await resp.write(event * 16)
+        return resp
+
     async def requests_handler(self, request: web.Request) -> web.Response:
         return web.json_response(self.requests)
 
@@ -249,6 +370,7 @@ def main() -> None:
     ap.add_argument("--stream", action="store_true", help="honour stream: true (server-sent events)")
     ap.add_argument("--reject-stream", action="store_true", help="HTTP 400 to streamed requests")
     ap.add_argument("--think-delay", type=float, default=0.0, help="seconds between reasoning and answer")
+    ap.add_argument("--bomb-mb", type=int, default=1024, help="MiB the gzipbomb fault expands to")
     a = ap.parse_args()
     answers: list[tuple[str, str]] = []
     if a.answers:
@@ -257,7 +379,7 @@ def main() -> None:
     srv = FakeServer(a.delay, [f for f in a.faults.split(",") if f], a.fail_every, a.timeout_sleep,
                      a.retry_after, capacity=a.capacity, answers=answers, fault_rate=a.fault_rate,
                      reasoning_field=a.reasoning_field, reasoning_tokens=a.reasoning_tokens, stream=a.stream,
-                     reject_stream=a.reject_stream, think_delay=a.think_delay)
+                     reject_stream=a.reject_stream, think_delay=a.think_delay, bomb_mb=a.bomb_mb)
     web.run_app(srv.app(), host=a.host, port=a.port, print=None, access_log=None, backlog=4096)
 
 

@@ -39,7 +39,8 @@ from ..store.sqlite import RunStore
 from .fake_openai import planned_fault
 from .procs import FakeServerProc
 
-FAULTS = ("429", "500", "hang", "malformed", "empty", "400", "echo401", "redirect", "surrogate", "empty200", "bomb")
+FAULTS = ("429", "500", "hang", "malformed", "empty", "400", "echo401", "redirect", "surrogate", "empty200", "bomb",
+          "hangforever")
 PERMANENT_ERRORS = frozenset({"400", "echo401", "redirect"})
 SECRET = "sk-soak-" + "S3cr3t" * 5
 WORDS = ("apple", "river", "stone", "cloud", "ember", "frost", "grove", "harbor", "island", "jungle")
@@ -120,6 +121,8 @@ class SoakResult:
     secret_leaks: int
     hedges: int
     server: dict[str, Any]
+    abandoned: int = 0  # attempts abandoned (no copy answered within the abandonment window) and retried
+    decreases: int = 0  # times the 429s lowered the concurrency
     sympy_items: int = 0  # math items answered and scored through the SymPy comparison
     sympy_bombs: int = 0  # math items whose answer was the "or"-separated power towers
     slowest_verdict_s: float = 0.0  # the slowest SymPy verdict, in the run and in the audit's re-scoring
@@ -129,7 +132,8 @@ class SoakResult:
     def line(self) -> str:
         return (f"{self.items} items in {self.seconds:.1f}s: {self.lost} lost, {self.duplicated} duplicated, "
                 f"{self.misscored} mis-scored, {self.errors} errors (expected), {self.secret_leaks} secret leaks, "
-                f"{self.hedges} hedged requests; {self.sympy_items} SymPy-scored items ({self.sympy_bombs} bombs), "
+                f"{self.hedges} hedged requests, {self.abandoned} abandoned attempts, {self.decreases} concurrency "
+                f"decreases; {self.sympy_items} SymPy-scored items ({self.sympy_bombs} bombs), "
                 f"slowest verdict {self.slowest_verdict_s:.2f}s (budget {SOAK_VERDICT_BUDGET_S:g}s)")
 
 
@@ -146,8 +150,8 @@ def soak(workdir: Path, n: int = 1250, rate: float = 0.2, concurrency: int = 32,
         store = RunStore(db)
         spec = RunSpec("soak", None, "zero-shot", f"openai-compat/fake@{srv.url}", bench.default_params)
         backend = OpenAICompatBackend(spec.model, "fake", [srv.url], SECRET, concurrency,
-                                      HTTPOptions(timeout_s=30, hedge_after_s=1.0, backoff_base_s=0.05,
-                                                  backoff_max_s=1.0))
+                                      HTTPOptions(timeout_s=30, hedge_min_s=1.0, backoff_base_s=0.05,
+                                                  backoff_max_s=1.0))  # adaptive hedging and abandonment
 
         async def go() -> Any:
             try:
@@ -160,7 +164,9 @@ def soak(workdir: Path, n: int = 1250, rate: float = 0.2, concurrency: int = 32,
         seconds = time.monotonic() - t0
         server = srv.stats()
         store.close()
-        return _audit(db, bench, res.run_id, faults, rate, seconds, backend.hedges, server)
+        out = _audit(db, bench, res.run_id, faults, rate, seconds, backend.hedges, server)
+        out.abandoned, out.decreases = backend.abandoned, backend.limiter.decreases
+        return out
     finally:
         srv.stop()
         lc.close()

@@ -16,7 +16,9 @@ mode                   items (per puzzle)              correct when
 =====================  ==============================  ======================================================
 
 Item ids are the 0-based record index in the data file (stable). Prompts are the official templates
-(``prompts.py``; one user message, no system prompt); scoring is ``tasks.py``. ``Verdict.detail`` carries
+(``prompts.py``; one user message, no system prompt); answers are read as the official code reads them
+(``score_official.py``, ``score_official_e2e.py``; ``-O scoring=official``, the default) or by the corrected
+scorer (``tasks.py``, ``-O scoring=corrected``), the other reading kept beside it. ``Verdict.detail`` carries
 ``puzzle``, ``gold`` (the label, the reference next state or a reference solution), ``error_type`` (one of
 ``tasks.ERROR_TYPES`` or None) and ``depth`` (moves from the root; not for end-to-end).
 
@@ -37,18 +39,22 @@ from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
 from ...core.errors import DataError, OptionError
 from ...core.hashing import hash_files, sha256_text
 from ...core.jsonl import iter_jsonl_tolerant
+from ...core.options import BenchOptions
 from ...core.registry import register
 from ...core.response import Response
 from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from ...core.verdicts import Method
 from . import prompts as P
 from . import tasks
+from .baselines import COLUMNS as BASELINE_COLUMNS
+from .baselines import NOTE as BASELINE_NOTE
+from .baselines import label_baseline
 from .data import DATA_DIR, LABELS, QUESTION_INPUTS, STATE_INPUTS, load_questions, load_states
-from .empty_cells import RANDOM_SC, empty_cells_table
+from .empty_cells import empty_cells_table
 from .engines import PUZZLES
 from .engines.game24 import Game24Engine
 from .engines.graphcoloring import GraphColoringEngine
-from .options import FROptions
+from .options import FROptions, stored_options
 
 SC, ST, E2E = "state-checking", "state-transition", "end-to-end"
 MODES = (SC, ST, E2E)
@@ -183,6 +189,11 @@ class FineReason(Benchmark):
     def modes(self) -> list[str]:
         return list(MODES)
 
+    def configure(self, options: BenchOptions | Mapping[str, Any]) -> None:
+        """As ``Benchmark.configure``; a mapping that holds every option but ``scoring`` is a run record
+        stored before that option existed, whose answers were read the corrected way (``stored_options``)."""
+        super().configure(options if isinstance(options, BenchOptions) else stored_options(options))
+
     @property
     def opts(self) -> FROptions:
         o = self.options
@@ -230,19 +241,33 @@ class FineReason(Benchmark):
         return list(self._items[key])
 
     # -- prompting and scoring ----------------------------------------------------------------------
+    def stratum(self, item: Item, mode: str) -> str:
+        """``--limit``: keep the Solvable/Unsolvable share of the states (end-to-end questions: one group)."""
+        if mode == E2E:
+            return ""
+        return str(item.data.get("outputs", {}).get("current_status") or item.gold)
+
     def prompt(self, item: Item, mode: str) -> Prompt:
         return Prompt.chat(tasks.build_prompt(item.subset, TASK_OF[mode], item.data, self.prompt_options))
 
     def score(self, item: Item, text: str, mode: str) -> Verdict:
-        return self._score(item, text, mode, text)
+        return self._score(item, text, mode, text, False)
 
     def score_response(self, item: Item, response: Response, mode: str) -> Verdict:
-        """As ``score`` on the final text, except that the official readings (state checking, state
-        transition) get the raw output, ``<think>`` sections included: the official ``get_answer`` strips
-        nothing."""
-        return self._score(item, response.final, mode, response.raw)
+        """As ``score`` on the final text, except that the official readings get the raw output, ``<think>``
+        sections included, and read it even when it was cut off (an unclosed ``<think>``, the token limit):
+        the official ``get_answer`` strips nothing and knows no truncation. Such a verdict carries
+        ``detail["reads_cut_output"]`` (the runner then keeps it) and ``detail["cut_off"]``."""
+        return self._score(item, response.final, mode, response.raw, response.truncated)
 
-    def _score(self, item: Item, text: str, mode: str, raw: str) -> Verdict:
+    def reads_officially(self, puzzle: str, mode: str) -> bool:
+        """Whether this item's verdict is the official reading (``scoring=official``; a puzzle without an
+        official state-transition reader would be scored by the corrected one)."""
+        from .score_official import OFFICIAL_ST_PUZZLES
+
+        return self.opts.scoring == "official" and (mode != ST or puzzle in OFFICIAL_ST_PUZZLES)
+
+    def _score(self, item: Item, text: str, mode: str, raw: str, cut_off: bool) -> Verdict:
         puzzle = item.subset
         task = TASK_OF[mode]
         kwargs = {"strict": self.strict} if mode == ST else {}
@@ -251,6 +276,8 @@ class FineReason(Benchmark):
             v = self._sc_policy(puzzle, v, raw)
         elif mode == ST:
             v = self._st_policy(puzzle, item, v, raw)
+        else:
+            v = self._e2e_policy(puzzle, item, v, raw)
         detail = dict(v.detail)
         error_type = detail.pop("error", None)
         if mode == SC and v.extracted is None:
@@ -264,6 +291,8 @@ class FineReason(Benchmark):
         else:
             outcome = Outcome.INCORRECT
         detail.update(puzzle=puzzle, gold=item.gold, error_type=error_type)
+        if self.reads_officially(puzzle, mode):
+            detail.update(reads_cut_output=True, cut_off=cut_off)
         if mode != E2E:
             detail["depth"] = item.data.get("depth")
             detail["status"] = item.data["outputs"].get("current_status")
@@ -287,10 +316,9 @@ class FineReason(Benchmark):
                              {**v.detail, "other_scoring": off, "other_correct": off == gold})
 
     def _st_policy(self, puzzle: str, item: Item, v: tasks.Verdict, raw: str) -> tasks.Verdict:
-        """State transition under ``-O scoring`` (Sudoku, Graph Coloring, Game of 24): as ``_sc_policy``,
-        the official reading being ``score_official.score_st_official`` of the raw output. The chosen
-        verdict's ``official_error`` is the official label of the official reading. Grid has no official
-        reader here: its verdict is the corrected one whatever the option."""
+        """State transition under ``-O scoring``: as ``_sc_policy``, the official reading being
+        ``score_official.score_st_official`` of the raw output. The chosen verdict's ``official_error`` is
+        the official label of the official reading."""
         from .score_official import score_st_official
 
         off = score_st_official(puzzle, item.data, raw)
@@ -308,25 +336,31 @@ class FineReason(Benchmark):
                              {**detail, "other_scoring": off.extracted, "other_correct": off.correct,
                               "other_error": off.error})
 
-    def diff_reason(self, row: OutsideRow, final_text: str) -> str:
-        """Which official quirk makes the two readings of this answer differ (``rescore --diff``)."""
-        from .score_official import explain, extract_sc_official, score_st_official
+    def _e2e_policy(self, puzzle: str, item: Item, v: tasks.Verdict, raw: str) -> tasks.Verdict:
+        """End-to-end solving under ``-O scoring``: as ``_st_policy``, the official reading being
+        ``score_official_e2e.score_e2e_official`` of the raw output."""
+        from .score_official_e2e import score_e2e_official
 
-        raw = row.completion.text or ""
-        item, mode = row.item, row.mode
-        if mode == SC:
-            label, method = extract_sc_official(raw, item.subset)
-            off = tasks.Verdict(label == item.gold, label, method)
-        elif mode == ST:
-            got = score_st_official(item.subset, item.data, raw)
-            if got is None:
-                return ""
-            off = got
-        else:
-            return ""
-        cor = tasks.score(item.subset, TASK_OF[mode], item.data, final_text,
-                          **({"strict": self.strict} if mode == ST else {}))
-        return explain(item.subset, mode, off, cor, raw)
+        off = score_e2e_official(puzzle, item.data, raw)
+        if self.opts.scoring == "official":
+            return tasks.Verdict(off.correct, off.extracted, off.method,
+                                 {**off.detail, "other_scoring": v.extracted, "other_correct": v.correct,
+                                  "other_error": v.error})
+        detail = dict(v.detail)
+        if "official_error" in off.detail:
+            detail["official_error"] = off.detail["official_error"]
+        return tasks.Verdict(v.correct, v.extracted, v.method,
+                             {**detail, "other_scoring": off.extracted, "other_correct": off.correct,
+                              "other_error": off.error})
+
+    def diff_reason(self, row: OutsideRow, final_text: str) -> str:
+        """The cause of the disagreement between the two readings of this answer (``rescore --diff``;
+        ``diff_cause``)."""
+        from .diff_cause import diff_cause
+
+        c = row.completion
+        cut_off = Response.of(c.text, c.finish_reason, c.reasoning).truncated
+        return diff_cause(row.item.subset, row.mode, row.item.data, c.text or "", final_text, cut_off, self.strict)
 
     # -- summaries ----------------------------------------------------------------------------------
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
@@ -356,7 +390,12 @@ class FineReason(Benchmark):
             if diff is not None:
                 tables.append(diff)
         else:
+            from .score_official import scoring_diff_table
+
             tables = [self._e2e_table(title, groups)]
+            diff = scoring_diff_table(f"{title} official vs corrected scoring", groups, self.opts.scoring)
+            if diff is not None:
+                tables.append(diff)
         if mode != E2E:
             tables.append(self._depth_table(f"{title} accuracy by depth", puzzles, by))
         return tables
@@ -385,11 +424,11 @@ class FineReason(Benchmark):
             prec = round(100 * m.precision, 2) if m.tp + m.fp else None  # undefined: no positive prediction
             rec = round(100 * m.recall, 2) if m.tp + m.fn else None  # undefined: no unsolvable state
             f1 = round(100 * m.f1, 2) if prec is not None and rec is not None else None
-            out.append([name, n, _pct(correct, n - errors), RANDOM_SC, prec, rec, f1, unans, errors])
-        return Table(title, ["puzzle", "n", "accuracy", "random", "precision", "recall", "f1", "unextractable",
-                             "errors"],
-                     out, ["random: the accuracy of a uniform Solvable/Unsolvable guess (50%, whatever the labels' "
-                           "balance; the released state sets are balanced, so always guessing one label also gets 50%)",
+            out.append([name, n, _pct(correct, n - errors), *label_baseline(golds).cells(), prec, rec, f1, unans,
+                        errors])
+        return Table(title, ["puzzle", "n", "accuracy", *BASELINE_COLUMNS, "precision", "recall", "f1",
+                             "unextractable", "errors"],
+                     out, [BASELINE_NOTE,
                            "precision / recall / F1 with Unsolvable as the positive class (paper Tables 4, 9); "
                            "an unextracted answer is wrong and never a positive prediction; empty where undefined",
                            "accuracy excludes failed model calls (errors); overall pools all items"])

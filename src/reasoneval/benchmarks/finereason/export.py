@@ -1,6 +1,12 @@
-"""Training data (paper section 5): puzzle state-checking / state-transition samples mixed with a
-user-supplied math JSONL, as chat-format JSONL for SFT (the ``answer`` field doubles as a verifiable target
-for RL/GRPO).
+"""Training data (paper section 5): puzzle state-checking / state-transition samples mixed with math samples
+(a local JSONL / JSON / Parquet file, or MetaMathQA from the Hub: ``mathdata.py``), as chat-format JSONL.
+
+Columns of every line: ``messages`` (user prompt + reference answer, for SFT), ``prompt`` (the user turn
+alone: TRL's conversational prompt for GRPO), ``source`` (``finereason`` | ``math``), ``puzzle``, ``task``
+(``state_checking`` | ``state_transition`` | ``math``), ``label`` (the state's Solvable/Unsolvable),
+``answer`` (the reference answer), ``state`` (puzzle rows: the state record as JSON, what the rewards judge
+moves against) and ``gold`` (math rows: the final answer read from ``answer``). ``reasoneval.rewards``
+scores completions against exactly these columns.
 
 Knobs (paper names): ``math_ratio`` r_m = share of math samples in the mix; ``unsolvable_ratio`` r_u = share
 of unsolvable states among the puzzle samples; ``sc_ratio`` = share of state-checking among puzzle samples.
@@ -11,11 +17,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from ...core.records import read_records
+from ...rewards.extract import final_answer
 from .data import DataError, iter_jsonl, load_questions
 from .engines.base import SOLVABLE, UNSOLVABLE
 from .engines.gridpuzzle import GridPuzzleEngine
@@ -45,12 +53,32 @@ class MixConfig:
             raise ValueError("total must be >= 0")
 
 
+def _math_rows(path: str | Path) -> list[tuple[str, dict[str, Any]]]:
+    """(where, record) of every row: JSON lines by line number, JSON arrays / Parquet by row."""
+    p = Path(path)
+    if p.name.lower().endswith((".json", ".parquet")):
+        try:
+            return [(f"{r.source}: row {r.row}", r.data) for r in read_records(p)]
+        except DataError:
+            if not p.name.lower().endswith(".json") or not _starts_with_object(p):
+                raise  # a .json file of JSON lines (as FineReason's own releases are) is read below
+    return [(f"{path}:{lineno}", rec) for lineno, rec in iter_jsonl(path)]
+
+
+def _starts_with_object(p: Path) -> bool:
+    with p.open("rb") as fh:
+        head = fh.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
+    return head.startswith(b"{")
+
+
 def load_math(path: str | Path, question_key: str | None = None, answer_key: str | None = None
               ) -> list[dict[str, str]]:
     """Math samples as {"question", "answer"}; keys auto-detected (MetaMathQA ``query``/``response``,
-    ``question``/``answer``, ``problem``/``solution``, ...) or a ``messages`` list (user, assistant)."""
+    ``question``/``answer``, ``problem``/``solution``, ...) or a ``messages`` list (user, assistant).
+    ``path``: JSON lines (``.jsonl`` or any other name), a JSON array (``.json``, MetaMathQA's own file) or
+    Parquet."""
     out = []
-    for lineno, rec in iter_jsonl(path):
+    for where, rec in _math_rows(path):
         if question_key and answer_key:
             keys: tuple[str, str] | None = (question_key, answer_key)
         else:
@@ -62,9 +90,9 @@ def load_math(path: str | Path, question_key: str | None = None, answer_key: str
             q = next((m.get("content") for m in msgs if m.get("role") == "user"), None)
             a = next((m.get("content") for m in msgs if m.get("role") == "assistant"), None)
         else:
-            raise DataError(f"{path}:{lineno}: no question/answer fields (tried {_MATH_KEYS} and 'messages')")
+            raise DataError(f"{where}: no question/answer fields (tried {_MATH_KEYS} and 'messages')")
         if not isinstance(q, str) or not isinstance(a, str):
-            raise DataError(f"{path}:{lineno}: question and answer must be strings")
+            raise DataError(f"{where}: question and answer must be strings")
         out.append({"question": q, "answer": a})
     return out
 
@@ -95,17 +123,22 @@ def puzzle_sample(puzzle: str, task: str, record: dict[str, Any]) -> dict[str, A
         answer = f"Answer: ({letter})"
     else:
         answer = f"Next state: {target_state(puzzle, record)}"
+    state = json.dumps({"inputs": record["inputs"], "outputs": record["outputs"]}, ensure_ascii=False)
     return {"messages": [{"role": "user", "content": prompt}, {"role": "assistant", "content": answer}],
-            "source": "finereason", "puzzle": puzzle, "task": task, "label": status, "answer": answer}
+            "prompt": [{"role": "user", "content": prompt}],
+            "source": "finereason", "puzzle": puzzle, "task": task, "label": status, "answer": answer,
+            "state": state, "gold": None}
 
 
 def math_sample(item: dict[str, str]) -> dict[str, Any]:
     return {"messages": [{"role": "user", "content": item["question"]},
                          {"role": "assistant", "content": item["answer"]}],
-            "source": "math", "puzzle": None, "task": "math", "label": None, "answer": item["answer"]}
+            "prompt": [{"role": "user", "content": item["question"]}],
+            "source": "math", "puzzle": None, "task": "math", "label": None, "answer": item["answer"],
+            "state": None, "gold": final_answer(item["answer"])}
 
 
-def build_mix(math: Sequence[dict[str, str]], states: dict[str, Sequence[dict[str, Any]]], cfg: MixConfig
+def build_mix(math: Sequence[dict[str, str]], states: Mapping[str, Sequence[dict[str, Any]]], cfg: MixConfig
               ) -> list[dict[str, Any]]:
     """Mix ``cfg.total`` samples. Raises ValueError when a pool is too small for the requested counts."""
     rng = random.Random(cfg.seed)
@@ -138,31 +171,48 @@ def _released_keys(puzzle: str) -> set[str]:
 
 def training_states(cfg: MixConfig, puzzles: Iterable[str] = TRAIN_PUZZLES) -> dict[str, list[dict[str, Any]]]:
     """Freshly generated states (instances identical to a released puzzle are dropped), enough for ``cfg``."""
-    puzzles = list(puzzles)
+    return states_pool(per_label_need(cfg), cfg.seed, puzzles)
+
+
+def per_label_need(cfg: MixConfig) -> int:
+    """States of the more frequent label that ``cfg``'s puzzle part draws."""
     n_puz = cfg.total - round(cfg.total * cfg.math_ratio)
     n_uns = round(n_puz * cfg.unsolvable_ratio)
-    per_label = max(n_uns, n_puz - n_uns)
+    return max(n_uns, n_puz - n_uns)
+
+
+def states_pool(per_label: int, seed: int, puzzles: Iterable[str] = TRAIN_PUZZLES) -> dict[str, list[dict[str, Any]]]:
+    """Fresh label-balanced states, ``2 * per_label`` split over ``puzzles`` (released instances dropped); a
+    sweep draws all its mixes from one pool made for its largest need."""
+    puzzles = list(puzzles)
     out: dict[str, list[dict[str, Any]]] = {}
     for i, puzzle in enumerate(puzzles):
         share = -(-2 * per_label // len(puzzles))  # balanced sets: 2 x the larger label, split over puzzles
         released = _released_keys(puzzle)
-        recs = generate_states(puzzle, share, seed=cfg.seed * 1000 + i)
+        recs = generate_states(puzzle, share, seed=seed * 1000 + i)
         out[puzzle] = [r for r in recs if json.dumps([r["inputs"].get(k) for k in INSTANCE_KEYS[puzzle]],
                                                      sort_keys=True) not in released]
     return out
 
 
-def export_training(math_path: str | Path, fh: IO[str], cfg: MixConfig, puzzles: Iterable[str] = TRAIN_PUZZLES,
-                    states: dict[str, Sequence[dict[str, Any]]] | None = None) -> int:
-    """Write the mix as JSONL to ``fh``; returns the number of lines."""
-    math = load_math(math_path)
-    pool: dict[str, Sequence[dict[str, Any]]] = dict(states) if states is not None else dict(
-        training_states(cfg, puzzles))
-    mix = build_mix(math, pool, cfg)
+def write_mix(mix: Iterable[dict[str, Any]], fh: IO[str]) -> int:
+    n = 0
     for item in mix:
         fh.write(json.dumps(item, ensure_ascii=False) + "\n")
-    return len(mix)
+        n += 1
+    return n
+
+
+def export_training(math_path: str | Path | Sequence[dict[str, str]], fh: IO[str], cfg: MixConfig,
+                    puzzles: Iterable[str] = TRAIN_PUZZLES,
+                    states: dict[str, Sequence[dict[str, Any]]] | None = None) -> int:
+    """Write the mix as JSONL to ``fh``; returns the number of lines. ``math_path``: a file for
+    :func:`load_math`, or samples already loaded."""
+    math = load_math(math_path) if isinstance(math_path, str | Path) else math_path
+    pool: dict[str, Sequence[dict[str, Any]]] = dict(states) if states is not None else dict(
+        training_states(cfg, puzzles))
+    return write_mix(build_mix(math, pool, cfg), fh)
 
 
 __all__ = ["MixConfig", "build_mix", "export_training", "load_math", "puzzle_sample", "target_state",
-           "training_states"]
+           "per_label_need", "states_pool", "training_states", "write_mix"]

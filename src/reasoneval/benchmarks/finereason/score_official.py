@@ -1,11 +1,13 @@
 """FineReason answer reading exactly as the official ``prompting.py`` ``get_answer`` methods and the
-``*_tree.py`` ``is_next_state`` checks do it (``-O scoring=official``), beside today's corrected reading
-(``tasks.py``, the default). Written from a reading of the official repository (``DAMO-NLP-SG/FineReason``,
+``*_tree.py`` ``is_next_state`` checks do it (``-O scoring=official``, the default), beside the corrected reading
+(``tasks.py``, ``-O scoring=corrected``); end-to-end solving is in ``score_official_e2e``. Written from a reading of the official repository (``DAMO-NLP-SG/FineReason``,
 ``prompting.py``, ``game24_tree.py``, ``sudoku_tree.py``, ``graphcoloring_tree.py``); no code is taken from it.
 
 **State checking** - each a difference from the corrected reader:
 
-* the raw completion is read: no ``<think>`` section is removed (a label inside the reasoning counts);
+* the raw completion is read: no ``<think>`` section is removed (a label inside the reasoning counts), and an
+  output with an unclosed ``<think>`` or cut at the token limit is read like any other (the official code
+  knows neither: the verdict is not turned into "truncated"; ``detail["cut_off"]`` says it was);
 * the last ``(A)`` / ``(B)`` wins, written exactly so (no spaces inside the parentheses);
 * otherwise the text after the last ``Answer:`` is read, and when there is no such marker, the whole text;
 * the words are the puzzle's own and case-sensitive: ``Solvable`` / ``Unsolvable`` (Sudoku, Game of 24, Grid;
@@ -15,16 +17,14 @@
 * the letter fallback is a substring test: any capital ``A`` in the text means Solvable, else any ``B``
   Unsolvable.
 
-**State transition** (Sudoku, Graph Coloring, Game of 24; the official Grid check needs its
-``LogicGridPuzzleTree``, which is not reproduced: Grid is always scored by the corrected scorer):
+**State transition** (Grid: ``score_official_grid``, the official ``LogicGridPuzzleTree`` next states):
 
 * the raw completion, the text after the last ``Next state:`` (case-sensitive; no marker: the whole text);
 * Sudoku: the last nine ``[d, d, ..., d]`` rows of single digits; Graph Coloring: *every* integer in that
   text, which must be as many as the graph's vertices; Game of 24: the last ``[...]`` holding no ``]``, read
-  as a list literal (the official ``ast.literal_eval``; here the literal parser of ``literal.py``, so a
-  parenthesised string ``('1')`` or two adjacent string literals, which ``literal_eval`` would accept, are a
-  parsing error, and backslash escapes keep the escaped character), whose expressions must carry the four
-  initial numbers (``different numbers``);
+  by ``ast.literal_eval`` as upstream (``u'...'``, ``('1')``, adjacent strings, triple quotes, a ``# comment``
+  inside the list; bounded in length, :func:`python_literal`), whose expressions must carry the four initial
+  numbers (``different numbers``);
 * at an unsolvable state the answer must *equal* the parent as a list (Game of 24: in the same order); a
   valid move from the parent is ``sibling`` (the current state repeated included), anything else
   ``backtracking failure``;
@@ -42,6 +42,7 @@ The official labels are kept in ``detail["official_error"]``; ``error`` maps the
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections import Counter
@@ -51,7 +52,6 @@ from typing import Any
 from ...core.benchmark import Table
 from ...core.types import Verdict
 from .engines.base import INVALID_MOVE, MULTIPLE_MOVES, SOLVABLE, UNSOLVABLE
-from .literal import parse_literal
 from .tasks import BACKTRACKING_FAILURE, PARSE_ERROR, SIBLING, UNSOLVABLE_CHILD
 from .tasks import Verdict as TaskVerdict
 
@@ -79,7 +79,7 @@ def extract_sc_official(response: str, puzzle: str) -> tuple[str | None, str]:
 
 
 # -- state transition ---------------------------------------------------------------------------------
-OFFICIAL_ST_PUZZLES = ("sudoku", "graphcoloring", "game24")
+OFFICIAL_ST_PUZZLES = ("sudoku", "graphcoloring", "game24", "gridpuzzle")
 OK = "1"  # the official "correct" label
 _TYPE_OF = {
     "sibling": SIBLING,
@@ -98,8 +98,21 @@ _TYPE_OF = {
     "more than 1 operator": INVALID_MOVE,
     "invalid operator": INVALID_MOVE,
 }
-_SUDOKU_ROW = re.compile(r"\[(" + r",\s*".join([r"\d"] * 9) + r")\]")
+SUDOKU_ROW = re.compile(r"\[(" + r",\s*".join([r"\d"] * 9) + r")\]")
 _DIGITS = re.compile(r"\d+")
+
+
+MAX_LITERAL_CHARS = 100_000
+
+
+def python_literal(text: str) -> Any:
+    """``ast.literal_eval(text)``, as the official readers call it (``u'...'``, parenthesised and adjacent
+    strings, triple quotes, ``# comments``, escapes: all Python literal syntax; no code is evaluated), on
+    texts of at most :data:`MAX_LITERAL_CHARS` characters (a longer one raises ValueError, so the time is
+    bounded: parsing is linear, and Python's own limits stop deep nesting and huge integers)."""
+    if len(text) > MAX_LITERAL_CHARS:
+        raise ValueError(f"literal of {len(text)} characters (limit {MAX_LITERAL_CHARS})")
+    return ast.literal_eval(text)
 
 
 def _tail(text: str) -> str:
@@ -136,7 +149,7 @@ def _official_move(inp: dict[str, Any], status: str, state: Any, step: Callable[
 
 
 def _sudoku(inp: dict[str, Any], status: str, text: str, seen: list[Any]) -> str:
-    grid = [[int(x.strip()) for x in row.split(",")] for row in _SUDOKU_ROW.findall(_tail(text))[-9:]]
+    grid = [[int(x.strip()) for x in row.split(",")] for row in SUDOKU_ROW.findall(_tail(text))[-9:]]
     if grid:
         seen.append(grid)
     return _official_move(inp, status, grid, _sudoku_step)
@@ -206,8 +219,8 @@ def _game24(inp: dict[str, Any], status: str, text: str, seen: list[Any]) -> str
     match = last_bracket(_tail(text))
     if match is None:
         return "parsing error"
-    value, end = parse_literal(match)
-    if end != len(match) or not isinstance(value, list) or not all(isinstance(e, str) for e in value):
+    value = python_literal(match)
+    if not isinstance(value, list) or not all(isinstance(e, str) for e in value):
         return "parsing error"  # the official number check raises on anything but a list of strings
     seen.append(value)
     numbers = [int(n) for e in value for n in _DIGITS.findall(e)]
@@ -222,6 +235,10 @@ _READERS: dict[str, Callable[[dict[str, Any], str, str, list[Any]], str]] = {
 
 def official_st_label(puzzle: str, record: dict[str, Any], response: str) -> tuple[str, Any]:
     """(the official label - ``"1"`` when correct -, the state it read or None)."""
+    if puzzle == "gridpuzzle":
+        from .score_official_grid import official_grid_st
+
+        return official_grid_st(record, response)
     seen: list[Any] = []
     try:
         label = _READERS[puzzle](record["inputs"], record["outputs"]["current_status"], response, seen)
@@ -231,8 +248,9 @@ def official_st_label(puzzle: str, record: dict[str, Any], response: str) -> tup
 
 
 def score_st_official(puzzle: str, record: dict[str, Any], response: str) -> TaskVerdict | None:
-    """The official state-transition verdict of ``response`` (the raw completion); None for Grid."""
-    if puzzle not in _READERS:
+    """The official state-transition verdict of ``response`` (the raw completion); None for a puzzle without
+    an official reader."""
+    if puzzle not in OFFICIAL_ST_PUZZLES:
         return None
     label, state = official_st_label(puzzle, record, response)
     extracted = None if state is None else json.dumps(state, ensure_ascii=False)
@@ -254,7 +272,7 @@ def scoring_diff_table(title: str, groups: list[tuple[str, list[Verdict | None]]
     """Per puzzle: accuracy under the chosen reading and under the other one (kept in
     ``detail["other_scoring"]`` / ``["other_correct"]``), how many answers the two read differently and how
     many verdicts differ. None when no verdict carries the other reading (runs scored before the option
-    existed; Grid state transition, which has no official reader here)."""
+    existed)."""
     other = "corrected" if chosen == "official" else "official"
     rows: list[list[Any]] = []
     for name, vs in groups:
@@ -273,39 +291,6 @@ def scoring_diff_table(title: str, groups: list[tuple[str, list[Verdict | None]]
     return Table(title, ["puzzle", "n", f"accuracy ({chosen})", f"accuracy ({other})", "difference",
                          "answers read differently", "verdicts differ"],
                  rows, [f"scoring={chosen} is this run's; the {other} reading of the same completions is shown beside "
-                        "it (official: the official get_answer / is_next_state exactly; corrected: think removed, "
-                        "whole-word labels, states compared as the puzzle's states)",
-                        "state transition: Sudoku, Graph Coloring and Game of 24 only (Grid has no official "
-                        "reader here and is left out of n)"])
-
-
-_SC_WHY = {
-    "official_last_letter": "last (A)/(B) anywhere in the raw output",
-    "official_word": "case-sensitive word by substring, the positive word first",
-    "official_letter": "a capital A/B anywhere in the text",
-    "none": "nothing read",
-}
-
-
-def explain(puzzle: str, mode: str, official: TaskVerdict, corrected: TaskVerdict, raw: str) -> str:
-    """Why the two readings of one answer differ, for ``rescore --diff``."""
-    notes: list[str] = []
-    if "<think" in raw.lower():
-        notes.append("<think> read officially")
-    if mode == "state-checking":
-        if "Answer:" not in raw and official.extracted is not None:
-            notes.append("no 'Answer:' marker: the whole text read officially")
-        notes.append(f"official: {_SC_WHY.get(official.method, official.method)}")
-        return "; ".join(notes)
-    if "Next state:" not in raw:
-        notes.append("no exact 'Next state:' marker: the whole text read officially")
-    off = official.detail.get("official_error")
-    cor = corrected.detail.get("error")
-    if puzzle == "game24" and off in ("more than 1 operator", "invalid operator") and corrected.correct:
-        notes.append("Game of 24 str.replace move check rejects a valid move")
-    elif not official.correct and corrected.correct and off in ("backtracking failure", "sibling"):
-        notes.append("official parent check is exact list equality")
-    elif official.correct and not corrected.correct and cor == UNSOLVABLE_CHILD:
-        notes.append("official unsolvable-child check is exact list equality")
-    notes.append(f"official: {off or 'correct'}; corrected: {cor or 'correct'}")
-    return "; ".join(notes)
+                        "it (official: the official get_answer / is_next_state exactly, the raw output read; "
+                        "corrected: think removed and cut-off outputs unanswerable, whole-word labels, states "
+                        "compared as the puzzle's states, solutions checked by the puzzle's rules)"])

@@ -1,7 +1,7 @@
 """FineReason tasks: prompts and scorers for state checking (SC), state transition (ST) and end-to-end
 solving (E2E), plus the SC precision/recall/F1 metrics. Scorers are pure functions of (record, response).
 
-SC (the corrected reading, the default; ``score_official`` has the official one for ``-O scoring=official``):
+SC (the corrected reading, ``-O scoring=corrected``; ``score_official`` has the official one, the default):
 ``<think>`` sections removed, the label is the last ``(A)``/``(B)`` in the answer; fallback: the text after the
 last ``Answer:`` (whole words, any case: "Unsolvable"/"Uncolorable"/"not solvable" before
 "Solvable"/"Colorable", then a bare A/B). Correct iff it equals ``outputs.current_status``.
@@ -20,9 +20,9 @@ Grid cells matched to their category's values. A documented quirk of the officia
 copied: repeating the current state at an unsolvable state is a Backtracking Failure here (official:
 "sibling", see ``detail["official_error"]``). ``strict=True`` additionally counts any unsolvable child as
 Unsolvable Child and refuses the release generator's Grid variants (see ``GridPuzzle.release_variants``).
-This is the corrected scorer (the default); ``-O scoring=official`` scores Sudoku, Graph Coloring and Game of
-24 with ``score_official.score_st_official`` instead (exact list equality, the Game-of-24 ``str.replace`` move
-check, the raw output read).
+This is the corrected scorer (``-O scoring=corrected``); the default, ``official``, scores every puzzle with
+``score_official.score_st_official`` instead (exact list equality, the Game-of-24 ``str.replace`` move check,
+the official Grid clue moves, the raw output read) and end-to-end answers with ``score_official_e2e``.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from ...core.verdicts import Method
 from ...scoring.judge import equivalence_prompt, parse_conclusion
 from . import analysis
 from .data import NUMERIC_TYPES, data_root, items_from_records, load, seed_pattern
-from .grading import extract_final, judge_answer, rule_check
+from .grading import extract_final, final_boxes, judge_answer, rule_check
 from .options import G365Options
 from .prompts import PROMPT_VERSION, query_prompt
 
@@ -89,6 +89,10 @@ class General365(Benchmark):
     def load(self, subset: str, mode: str) -> list[Item]:
         return load(self.data_path, self.seed_pattern, self.opts.revision)
 
+    def stratum(self, item: Item, mode: str) -> str:
+        """``--limit``: keep the shares of answer types (number, interval, choice, text)."""
+        return str(item.data["_g365"].get("answer_type", ""))
+
     def prompt(self, item: Item, mode: str) -> Prompt:
         m = item.data["_g365"]
         return query_prompt(m["question"], m["answer_type"], m["float_round"])
@@ -104,8 +108,12 @@ class General365(Benchmark):
                 return self._cache[key]
         extracted, source = extract_final(text, m["answer_type"])
         detail: dict[str, Any] = {**_meta(item), "extracted_from": source}
+        boxes = final_boxes(text)[0] if m["answer_type"] in NUMERIC_TYPES else []
         if extracted is None:
             v = Verdict(Outcome.UNANSWERABLE, None, Method.UNEXTRACTABLE, detail)
+        elif len(boxes) > 1:  # one boxed final answer is mandated: several pass only if each one is right
+            detail["boxes"] = boxes
+            v = self._several_boxes(item, boxes, detail)
         else:
             r = rule_check(m["answer_type"], str(item.gold), extracted, m["float_round"], self.mathverify_timeout)
             detail["rule"] = r.reason
@@ -122,6 +130,18 @@ class General365(Benchmark):
                 self._cache.popitem(last=False)
         return v
 
+    def _several_boxes(self, item: Item, boxes: list[str], detail: dict[str, Any]) -> Verdict:
+        m = item.data["_g365"]
+        shown = " | ".join(boxes)
+        for b in boxes:
+            r = rule_check(m["answer_type"], str(item.gold), b, m["float_round"], self.mathverify_timeout)
+            if r.reason == "timeout":
+                return Verdict(Outcome.UNANSWERABLE, shown, "rule-timeout", {**detail, "rule": r.reason})
+            if not r.decided:
+                return Verdict(Outcome.INCORRECT, shown, Method.RULE,
+                               {**detail, "rule": "several-different-boxed-answers"})
+        return Verdict(Outcome.CORRECT, shown, Method.RULE, {**detail, "rule": "every-boxed-answer-equal"})
+
     def score(self, item: Item, text: str, mode: str) -> Verdict:
         return self._rule(item, text)
 
@@ -131,8 +151,8 @@ class General365(Benchmark):
         m = item.data["_g365"]
         v = self._rule(item, text)
         if mode == "cascade":
-            if v.outcome is Outcome.CORRECT:
-                return None
+            if v.outcome is Outcome.CORRECT or v.detail.get("rule") == "several-different-boxed-answers":
+                return None  # a hedge between boxed answers is decided by the rule, not re-judged
         elif m["answer_type"] in NUMERIC_TYPES:
             return None
         return equivalence_prompt(m["question"], str(item.gold), judge_answer(text, v.extracted))
@@ -176,7 +196,8 @@ class General365(Benchmark):
                 if index is None:
                     index = self._meta_index()
                 meta = index.get(r.item_key, meta)
-            toks = sum(t.completion.usage.completion_tokens for t in r.turns)
+            counts = [t.completion.usage.completion_tokens for t in r.turns]
+            toks = None if None in counts else sum(c for c in counts if c is not None)  # unknown stays unknown
             scored.append(analysis.Scored(r.item_key.partition("/")[2], v, meta, toks))
         return scored
 
@@ -207,7 +228,7 @@ class General365(Benchmark):
                 yield DataError(f"{rec.where('response')} must be a string (the model's answer)")
                 continue
             comp = Completion(text=response, finish_reason=rec.data.get("finish_reason"),
-                              error=rec.data.get("error"), usage=Usage(0, _tokens(rec.data) or 0))
+                              error=rec.data.get("error"), usage=Usage(None, _tokens(rec.data)))
             yield OutsideRow(item, mode, comp, rec.where())
 
 

@@ -1,8 +1,10 @@
 r"""General365 rule grading: final-answer extraction and the rule side of the hybrid grader.
 
-* number / interval: the last ``\boxed{}`` (after the last "The final answer is", else anywhere),
-  compared with math-verify in a time-bounded worker (``scoring/mathverify.py``) at the item's
-  ``float_round`` precision; intervals as intervals.
+* number / interval: the ``\boxed{}`` answer (:func:`final_boxes`): the box(es) after the last "The final
+  answer is", else every box of the answer (boxes in the reasoning before the marker do not count). The
+  paper mandates one boxed final answer, so several *different* boxes (``$\boxed{4}$ or $\boxed{5}$``)
+  pass only if each of them is right (the same answer boxed twice, or written two ways); compared with math-verify in a time-bounded worker (``scoring/mathverify.py``) at the
+  item's ``float_round`` precision; intervals as intervals.
 * single/multiple choice: decided by rule only when the answer is nothing but option letters.
 * text: a normalised exact match can confirm an answer; anything else is left to the judge.
 """
@@ -12,13 +14,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...scoring.extract import boxed, clip
+from ...scoring.extract import boxed, boxed_spans, clip
 from ...scoring.mathverify import equivalent
 from .data import CHOICE_TYPES, NUMERIC_TYPES
 
 _MARKER_RE = re.compile(r"the\s+final\s+answer\s+is\s*[:：]?", re.IGNORECASE)
 _WRAP_RE = re.compile(r"^\\(?:text|textbf|mathrm|mathbf)\s*\{(.*)\}$", re.DOTALL)
 _SEP_WORDS_RE = re.compile(r"\b(?:OPTIONS?|CHOICES?|AND)\b|和")
+_WS_RE = re.compile(r"\s+")
 _SPLIT_RE = re.compile(r"[\s,，、;；&()\[\]（）.:：]+")
 MAX_FINAL_CHARS = 1000
 JUDGE_TAIL_CHARS = 4000
@@ -52,15 +55,32 @@ def _unwrap(ans: str) -> str:
     return s.strip().rstrip(".").strip()
 
 
-def extract_final(text: str, answer_type: str) -> tuple[str | None, str]:
-    """(final answer or None, where it came from: "boxed-after-marker" | "boxed" | "marker" | "none")."""
+def final_boxes(text: str) -> tuple[list[str], str]:
+    """The distinct boxed final answers (whitespace ignored, first spelling kept, in order) and where they came
+    from: "boxed-after-marker" (every box after the last "The final answer is") | "boxed" (anywhere: no
+    marker, or no box after it) | "none"."""
     text = clip(text)
     seg = _segment_after_marker(text)
+    spans = boxed_spans(seg) if seg is not None else []
+    if spans:
+        chosen, source = [c for _, _, c in spans], "boxed-after-marker"
+    else:
+        chosen, source = [c for _, _, c in boxed_spans(text)], "boxed"
+    seen: dict[str, str] = {}
+    for c in chosen:
+        seen.setdefault(_WS_RE.sub("", c), c.strip())
+    return (list(seen.values()), source) if seen else ([], "none")
+
+
+def extract_final(text: str, answer_type: str) -> tuple[str | None, str]:
+    """(final answer or None, where it came from: "boxed-after-marker" | "boxed" | "marker" | "none").
+
+    Numbers and intervals: the first of :func:`final_boxes` (the caller checks for several)."""
+    text = clip(text)
     if answer_type in NUMERIC_TYPES:
-        if seg is not None and (b := boxed(seg, "first")) is not None:  # the box on the marker line
-            return b.strip(), "boxed-after-marker"
-        b = boxed(text)
-        return (b.strip(), "boxed") if b is not None else (None, "none")
+        boxes, source = final_boxes(text)
+        return (boxes[0], source) if boxes else (None, "none")
+    seg = _segment_after_marker(text)
     if seg is not None:
         line = seg.strip()
         end = line.find("\n\n")

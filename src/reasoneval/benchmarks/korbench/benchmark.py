@@ -184,6 +184,12 @@ class KorBench(Benchmark):
         return items
 
     # -- prompting ----------------------------------------------------------------------------------
+    def stratum(self, item: Item, mode: str) -> str:
+        """``--limit``: keep each rule's share of a category (cipher sub-steps: each step type's)."""
+        if item.subset in MIXED_SETS:
+            return ""
+        return str(item.data.get("type") if item.subset == SUBQ else item.data.get("rule_id", ""))
+
     def prompt(self, item: Item, mode: str) -> Prompt:
         d = item.data
         if item.subset in MIXED_SETS:

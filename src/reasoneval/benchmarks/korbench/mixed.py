@@ -2,8 +2,10 @@
 
 Reference evaluation: the span from the first ``{`` to the last ``}`` (what a greedy ``{.*}`` finds), control
 characters ``[\\x00-\\x1F\\x7F]`` removed, ``json.loads``; on failure every sub-question is wrong. The JSON
-*values* are taken in insertion order (keys ignored) and compared position by position with the
-single-question evaluator of each question's category. Reference quirk, kept in official mode: the
+*values* are taken in insertion order (keys ignored), each turned into text with Python's ``str`` (so
+``{"question1": [[3]]}`` answers ``"[[3]]"``, ``true`` answers ``"True"``, ``null`` answers ``"None"``), and
+compared position by position with the single-question evaluator of each question's category. Reference
+quirk, kept in official mode: the
 position in the list (0-based here; no position ever reaches an Operation special-case idx) is passed as
 ``idx`` instead of the sample idx. ``pass_rate = correct / len(question_list)``; an item is correct when
 all its sub-questions are.
@@ -39,7 +41,7 @@ def json_answers(text: object) -> list[Any] | None:
 
 def _as_response(value: Any, policy: ScoringPolicy) -> object:
     if not policy.real_idx_in_mixed:
-        return value  # non-strings extract to NULL, as in the reference
+        return str(value)  # the reference's extract_all_responses_from_json: str(value) of every JSON value
     if isinstance(value, bool) or value is None:
         return str(value)
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)

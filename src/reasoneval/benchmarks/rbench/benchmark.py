@@ -58,6 +58,10 @@ class RBench(Benchmark):
     def load(self, subset: str, mode: str) -> list[Item]:
         return load_subset(subset, self.data_path, self.revision)
 
+    def stratum(self, item: Item, mode: str) -> str:
+        """``--limit``: keep the shares of departments and of answer letters."""
+        return f"{item.data['_rbench'].get('department') or ''}|{item.gold}"
+
     def prompt(self, item: Item, mode: str) -> Prompt:
         m = item.data["_rbench"]
         return build_prompt(m["question"], m["options"], m["lang"], mode, m.get("images") or None)

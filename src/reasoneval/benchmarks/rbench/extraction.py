@@ -3,11 +3,16 @@
 OpenCompass takes the first match anywhere in the text, which picks up letters a reasoning model
 mentions mid-way; here the last occurrence counts (then a last-line ``Answer: X`` in any case, then a
 lone ``\\boxed{X}``). Anything else is "unextractable", which is reported separately from wrong.
+
+The text is read as a reader would read it: full-width forms (``答案是Ｄ``, ``ＡＮＳＷＥＲ：Ｂ``) are the
+letters they show (Unicode NFKC compatibility normalisation, which also folds full-width colons and
+brackets).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from ...scoring.extract import choice_letter, clip
 
@@ -18,6 +23,7 @@ _LAST_LINE_RE = re.compile(
 
 def extract_letter(text: str, letters: str = "ABCDEF") -> tuple[str | None, str]:
     """(letter or None, which rule found it: "answer-line" | "last-line" | "none")."""
+    text = unicodedata.normalize("NFKC", clip(text))
     got = choice_letter(text, letters=letters, policy="last")
     if got is not None:
         return got, "answer-line"

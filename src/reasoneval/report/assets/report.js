@@ -3,6 +3,8 @@
   // Model text only ever reaches the page through textContent; nothing here parses HTML.
   var $ = function (id) { return document.getElementById(id); };
 
+  function tok(n) { return n === null || n === undefined ? "-" : n; }  // token counts: null is unknown
+
   function mk(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -39,15 +41,53 @@
   });
 
   // ---------------------------------------------------------------- item browser
-  var blob = $("report-data");
-  if (!blob) return;
-  var D = JSON.parse(blob.textContent);
-  var S = D.strs, RUNS = D.runs, ITEMS = D.items, PAGE = D.pageSize || 50;
-  // item: [run, key, subset, sample, rule, outcome, extracted, gold, turns, outTokens]
-  // turn: [prompt, completion, extracted, outcome, method, detail, finish, error, promptTok, complTok]
+  // The item index and the per-run text chunks are base64 gzip JSON (report/item_chunks.py), decoded here
+  // with DecompressionStream: the index when the page opens, a run's texts only when they are needed.
+  var indexEl = $("report-index");
+  if (!indexEl) return;
+  function unpack(b64) {
+    var bin = atob(b64), n = bin.length, bytes = new Uint8Array(n);
+    for (var i = 0; i < n; i++) bytes[i] = bin.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+  var D, RUNS, ITEMS, PAGE;
+  // item: [run, key, subset, sample, rule, outcome, extracted, gold, nTurns, outTokens, position in run chunk]
+  // chunk: {strs, turns}; turns[position]: [[prompt, completion, extracted, outcome, method, detail, finish,
+  // error, promptTok, complTok], ...]
   var VERDICTS = ["correct", "incorrect", "unanswerable", "error", "unscored"];
+  var CHUNKS = [], LOADED = [], sideWaiting = {};
+  window.reasonevalChunk = function (i, b64) { var cb = sideWaiting[i]; delete sideWaiting[i]; if (cb) cb(b64); };
+  function chunk(ri) {
+    if (!CHUNKS[ri]) {
+      CHUNKS[ri] = new Promise(function (resolve, reject) {
+        var src = D.chunkSrc ? D.chunkSrc[ri] : null;
+        if (!src) { var el = $("chunk-" + ri); resolve(el ? el.textContent : null); return; }
+        sideWaiting[ri] = resolve;
+        var s = document.createElement("script");
+        s.src = src.split("/").map(encodeURIComponent).join("/");
+        s.onerror = function () {
+          CHUNKS[ri] = null;
+          reject(new Error("cannot load " + src + ": keep the folder " + src.split("/")[0] + " beside this page"));
+        };
+        document.head.appendChild(s);
+      }).then(function (b64) { return b64 === null ? { strs: [], turns: [] } : unpack(b64); })
+        .then(function (c) { LOADED[ri] = c; return c; });
+    }
+    return CHUNKS[ri];
+  }
+  // body[data-busy] while texts are being loaded (tests and tools wait for it to go)
+  var pending = 0;
+  function busy(p) {
+    pending++;
+    document.body.setAttribute("data-busy", "1");
+    var done = function () { if (--pending === 0) document.body.removeAttribute("data-busy"); };
+    p.then(done, done);
+    return p;
+  }
+  function turnsOf(it) { var c = LOADED[it[0]]; return c ? c.turns[it[10]] : null; }
 
-  function txt(t) {
+  function txt(t, S) {
     if (t === null || t === undefined) return "";
     if (typeof t === "string") return t;
     var out = new Array(t.length);
@@ -108,39 +148,54 @@
     state.verdict = setOptions(sel.verdict, VERDICTS);
   }
 
-  // search: unique segments are tested once per query, then items test their segment ids
-  var segLower = null, segHit = null;
-  function prepareSearch(q) {
-    if (!q) { segHit = null; return; }
-    if (!segLower) segLower = S.map(function (s) { return s.toLowerCase(); });
-    segHit = new Uint8Array(S.length);
-    for (var i = 0; i < segLower.length; i++) if (segLower[i].indexOf(q) >= 0) segHit[i] = 1;
+  // search: a chunk's unique segments are tested once per query, then its items test their segment ids
+  function segHits(c, q) {
+    if (c.q === q) return c.hit;
+    if (!c.lower) c.lower = c.strs.map(function (s) { return s.toLowerCase(); });
+    var hit = new Uint8Array(c.strs.length);
+    for (var i = 0; i < c.lower.length; i++) if (c.lower[i].indexOf(q) >= 0) hit[i] = 1;
+    c.q = q; c.hit = hit;
+    return hit;
   }
-  function has(t, q) {
+  function has(t, q, c) {
     if (t === null || t === undefined) return false;
     if (typeof t === "string") return t.toLowerCase().indexOf(q) >= 0;
+    var hit = segHits(c, q);
     for (var i = 0; i < t.length; i++) {
       var p = t[i];
-      if (typeof p === "number" ? segHit[p] : p.toLowerCase().indexOf(q) >= 0) return true;
+      if (typeof p === "number" ? hit[p] : p.toLowerCase().indexOf(q) >= 0) return true;
     }
     // a query spanning a blank line between parts
-    return q.indexOf("\n") >= 0 && txt(t).toLowerCase().indexOf(q) >= 0;
+    return q.indexOf("\n") >= 0 && txt(t, c.strs).toLowerCase().indexOf(q) >= 0;
   }
   function matches(it, q) {
     if (has(it[1], q) || has(it[6], q) || has(it[7], q)) return true;
-    var turns = it[8];
+    var c = LOADED[it[0]], turns = turnsOf(it);
+    if (!turns) return false;
     for (var k = 0; k < turns.length; k++) {
       var t = turns[k];
-      if (has(t[1], q) || has(t[2], q) || has(t[7], q)) return true;
+      if (has(t[1], q, c) || has(t[2], q, c) || has(t[7], q, c)) return true;
       var pr = t[0];
-      for (var m = 0; m < pr.length; m++) if (has(pr[m][1], q)) return true;
+      for (var m = 0; m < pr.length; m++) if (has(pr[m][1], q, c)) return true;
     }
     return false;
   }
 
+  var searchGen = 0;
   function applyFilters() {
     var q = state.q.trim().toLowerCase();
-    prepareSearch(q);
+    var gen = ++searchGen;
+    if (q) {  // the texts of the runs in view are needed: load those not loaded yet, then filter
+      var need = [];
+      RUNS.forEach(function (r, ri) { if (runOk(ri) && !LOADED[ri]) need.push(ri); });
+      if (need.length) {
+        $("item-count").textContent = "loading the texts of " + need.length + " run(s)…";
+        busy(Promise.all(need.map(chunk))).then(function () { if (gen === searchGen) applyFilters(); }, function (e) {
+          if (gen === searchGen) $("item-count").textContent = String(e.message || e);
+        });
+        return;
+      }
+    }
     filtered = [];
     for (var i = 0; i < ITEMS.length; i++) {
       var it = ITEMS[i];
@@ -170,6 +225,15 @@
     tr.setAttribute("data-idx", String(idx));
     var td = mk("td");
     td.colSpan = 9;
+    var turns = turnsOf(it), S = LOADED[it[0]] ? LOADED[it[0]].strs : null;
+    if (!turns) {  // this run's texts are not decoded yet: load them, then draw the page again
+      td.appendChild(mk("p", "note loading", "loading the texts of this run…"));
+      tr.appendChild(td);
+      busy(chunk(it[0])).then(function () { render(); }, function (e) {
+        td.replaceChildren(mk("p", "note", String(e.message || e)));
+      });
+      return tr;
+    }
     var box = mk("div", "kv");
     kv(box, "run", run.model + " · " + run.benchmark + " · " + run.mode + " · " + run.id);
     kv(box, "item", it[1] + (it[3] ? " (sample " + it[3] + ")" : ""));
@@ -179,26 +243,26 @@
     td.appendChild(box);
     block(td, "gold answer", it[7] === null ? "(not recorded in the verdict)" : it[7]);
     block(td, "extracted answer", it[6] === null ? "(none)" : it[6]);
-    var turns = it[8];
+    acrossRuns(td, idx);
     turns.forEach(function (t, k) {
       var div = mk("div", "turn");
       div.appendChild(mk("h5", null, (turns.length > 1 ? "Turn " + (k + 1) + " · " : "") + (t[3] || "unscored") +
         (t[4] ? " · scored by " + t[4] : "") + (t[6] ? " · finish " + t[6] : "") +
-        " · tokens " + t[8] + " in / " + t[9] + " out"));
+        " · tokens " + tok(t[8]) + " in / " + tok(t[9]) + " out"));
       var det = mk("details", "prompt");
       var prompt = t[0];
       var lastUser = "";
-      prompt.forEach(function (m) { if (m[0] === "user" || m[0] === "text") lastUser = txt(m[1]); });
+      prompt.forEach(function (m) { if (m[0] === "user" || m[0] === "text") lastUser = txt(m[1], S); });
       det.appendChild(mk("summary", null, "prompt (" + prompt.length + " message" + (prompt.length === 1 ? "" : "s") +
         "): " + short(lastUser.replace(/\s+/g, " "), 120)));
       prompt.forEach(function (m) {
         var md = mk("div", "msg");
         md.appendChild(mk("div", "role", m[0]));
-        md.appendChild(mk("pre", "text", txt(m[1])));
+        md.appendChild(mk("pre", "text", txt(m[1], S)));
         det.appendChild(md);
       });
       div.appendChild(det);
-      block(div, "completion", txt(t[1]));
+      block(div, "completion", txt(t[1], S));
       if (t[7]) block(div, "error", t[7]);
       if (turns.length > 1) block(div, "extracted (this turn)", t[2] === null ? "(none)" : t[2]);
       block(div, "scoring: " + (t[4] || "?"), t[5] ? JSON.stringify(t[5], null, 1) : "(no detail)");
@@ -206,6 +270,96 @@
     });
     tr.appendChild(td);
     return tr;
+  }
+
+  // the same item (key, sample, benchmark) in the other runs: verdicts and answers side by side, differences
+  // from the opened run marked (the full word diff of two completions: `reasoneval show ITEM RUN RUN`)
+  var byKey = null;
+  function acrossRuns(parent, idx) {
+    if (!byKey) {
+      byKey = new Map();
+      for (var i = 0; i < ITEMS.length; i++) {
+        var k = RUNS[ITEMS[i][0]].benchmark + "\u0000" + ITEMS[i][1] + "\u0000" + ITEMS[i][3];
+        var list = byKey.get(k);
+        if (list) list.push(i); else byKey.set(k, [i]);
+      }
+    }
+    var it = ITEMS[idx];
+    var same = byKey.get(RUNS[it[0]].benchmark + "\u0000" + it[1] + "\u0000" + it[3]) || [];
+    if (same.length < 2) return;
+    parent.appendChild(mk("div", "label", "this item in " + same.length + " runs (≠: verdict or answer differs from this run)"));
+    var table = mk("table", "across");
+    var head = mk("tr");
+    ["", "run", "mode", "verdict", "extracted", ""].forEach(function (h) { head.appendChild(mk("th", null, h)); });
+    table.appendChild(head);
+    same.forEach(function (j) {
+      var o = ITEMS[j], differs = outcomeOf(o) !== outcomeOf(it) || o[6] !== it[6];
+      var tr = mk("tr", (j === idx ? "self" : "") + (differs ? " differs" : ""));
+      tr.appendChild(mk("td", null, j === idx ? "▶" : (differs ? "≠" : "")));
+      tr.appendChild(mk("td", null, RUNS[o[0]].label));
+      tr.appendChild(mk("td", null, RUNS[o[0]].mode));
+      var v = mk("td");
+      v.appendChild(mk("span", "badge " + outcomeOf(o), outcomeOf(o)));
+      tr.appendChild(v);
+      tr.appendChild(mk("td", "extracted", o[6] === null ? "(none)" : short(o[6], 200)));
+      var act = mk("td");
+      if (j !== idx) {
+        var btn = mk("button", "cmp-btn", "compare");
+        btn.type = "button";
+        btn.addEventListener("click", function (e) { e.stopPropagation(); compareWith(parent, idx, j); });
+        act.appendChild(btn);
+      }
+      tr.appendChild(act);
+      table.appendChild(tr);
+    });
+    parent.appendChild(table);
+  }
+
+  // word diff: the other text as [changed, piece] pieces (LCS over whitespace-separated tokens)
+  var DIFF_CELLS = 4000000;
+  function wordDiff(a, b) {
+    var A = a.split(/(\s+)/), B = b.split(/(\s+)/), n = A.length, m = B.length;
+    if ((n + 1) * (m + 1) > DIFF_CELLS) return null;
+    var L = new Uint32Array((n + 1) * (m + 1)), w = m + 1, i, j;
+    for (i = n - 1; i >= 0; i--) for (j = m - 1; j >= 0; j--)
+      L[i * w + j] = A[i] === B[j] ? L[(i + 1) * w + j + 1] + 1 : Math.max(L[(i + 1) * w + j], L[i * w + j + 1]);
+    var out = [];
+    function push(ch, p) {
+      if (out.length && out[out.length - 1][0] === ch) out[out.length - 1][1] += p; else out.push([ch, p]);
+    }
+    i = 0; j = 0;
+    while (j < m) {
+      if (i < n && A[i] === B[j]) { push(false, B[j]); i++; j++; }
+      else if (i < n && L[(i + 1) * w + j] >= L[i * w + j + 1]) i++;
+      else { push(/\S/.test(B[j]), B[j]); j++; }
+    }
+    return out;
+  }
+  function finalText(it) {
+    var c = LOADED[it[0]], turns = turnsOf(it);
+    return turns && turns.length ? txt(turns[turns.length - 1][1], c.strs) : "";
+  }
+  function compareWith(parent, idx, j) {
+    var old = parent.querySelector(".compare");
+    if (old) old.remove();
+    var box = mk("div", "compare");
+    parent.insertBefore(box, parent.querySelector("table.across").nextSibling);
+    box.appendChild(mk("p", "note loading", "loading…"));
+    busy(Promise.all([chunk(ITEMS[idx][0]), chunk(ITEMS[j][0])])).then(function () {
+      var a = finalText(ITEMS[idx]), b = finalText(ITEMS[j]), pieces = wordDiff(a, b);
+      box.replaceChildren();
+      [[idx, null], [j, pieces]].forEach(function (x) {
+        var col = mk("div", "side");
+        col.appendChild(mk("div", "label", RUNS[ITEMS[x[0]][0]].label + (x[1] ? " (marked: words not in the other)" : "")));
+        var pre = mk("pre", "text");
+        if (x[1] === null) pre.textContent = x[0] === idx ? a : b;
+        else x[1].forEach(function (p) { pre.appendChild(p[0] ? mk("mark", null, p[1]) : document.createTextNode(p[1])); });
+        col.appendChild(pre);
+        box.appendChild(col);
+      });
+      if (pieces === null) box.appendChild(mk("p", "note", "too long to mark the differences here: reasoneval show " +
+        ITEMS[idx][1] + " " + RUNS[ITEMS[idx][0]].id + " " + RUNS[ITEMS[j][0]].id));
+    }, function (e) { box.replaceChildren(mk("p", "note", String(e.message || e))); });
   }
 
   function itemRow(idx) {
@@ -223,8 +377,8 @@
     tr.appendChild(vtd);
     tr.appendChild(mk("td", "extracted", short(it[6], 120)));
     tr.appendChild(mk("td", "gold", short(it[7], 120)));
-    tr.appendChild(mk("td", "num", it[8].length));
-    tr.appendChild(mk("td", "num", it[9]));
+    tr.appendChild(mk("td", "num", it[8]));
+    tr.appendChild(mk("td", "num", tok(it[9])));
     var toggle = function () {
       if (opened.has(idx)) opened.delete(idx); else opened.add(idx);
       render();
@@ -256,6 +410,7 @@
 
   ["bench", "run", "subset", "rule", "verdict"].forEach(function (k) {
     sel[k].addEventListener("change", function () {
+      if (!D) return;
       state[k] = sel[k].value;
       refreshOptions();
       applyFilters();
@@ -264,16 +419,19 @@
   var timer = null;
   search.addEventListener("input", function () {
     clearTimeout(timer);
-    timer = setTimeout(function () { state.q = search.value; applyFilters(); }, 150);
+    timer = setTimeout(function () { state.q = search.value; if (D) applyFilters(); }, 150);
   });
   search.addEventListener("keydown", function (e) {
-    if (e.key === "Enter") { clearTimeout(timer); state.q = search.value; applyFilters(); }
+    if (e.key === "Enter") { clearTimeout(timer); state.q = search.value; if (D) applyFilters(); }
   });
   $("p-prev").addEventListener("click", function () { page -= 1; render(); });
   $("p-next").addEventListener("click", function () { page += 1; render(); });
 
-  refreshOptions();
-  applyFilters();
-  document.body.setAttribute("data-ready", "1");
-  if (window.performance && performance.mark) performance.mark("report-ready");
+  unpack(indexEl.textContent).then(function (data) {
+    D = data; RUNS = D.runs; ITEMS = D.items; PAGE = D.pageSize || 50;
+    refreshOptions();
+    applyFilters();
+    document.body.setAttribute("data-ready", "1");
+    if (window.performance && performance.mark) performance.mark("report-ready");
+  }, function (e) { $("item-count").textContent = "cannot read the item data: " + String(e.message || e); });
 })();

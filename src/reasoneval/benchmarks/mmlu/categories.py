@@ -1,0 +1,91 @@
+"""MMLU's subjects, subcategories and categories: the mapping of the MMLU authors' repository
+(github.com/hendrycks/test, ``categories.py``), which FineReason App. A.9 follows ("We organize the tasks into
+four categories following Hendrycks et al. (2021a)"). Category names are shortened as in the paper's Table 12."""
+
+from __future__ import annotations
+
+SUBCATEGORY: dict[str, str] = {
+    "abstract_algebra": "math",
+    "anatomy": "health",
+    "astronomy": "physics",
+    "business_ethics": "business",
+    "clinical_knowledge": "health",
+    "college_biology": "biology",
+    "college_chemistry": "chemistry",
+    "college_computer_science": "computer science",
+    "college_mathematics": "math",
+    "college_medicine": "health",
+    "college_physics": "physics",
+    "computer_security": "computer science",
+    "conceptual_physics": "physics",
+    "econometrics": "economics",
+    "electrical_engineering": "engineering",
+    "elementary_mathematics": "math",
+    "formal_logic": "philosophy",
+    "global_facts": "other",
+    "high_school_biology": "biology",
+    "high_school_chemistry": "chemistry",
+    "high_school_computer_science": "computer science",
+    "high_school_european_history": "history",
+    "high_school_geography": "geography",
+    "high_school_government_and_politics": "politics",
+    "high_school_macroeconomics": "economics",
+    "high_school_mathematics": "math",
+    "high_school_microeconomics": "economics",
+    "high_school_physics": "physics",
+    "high_school_psychology": "psychology",
+    "high_school_statistics": "math",
+    "high_school_us_history": "history",
+    "high_school_world_history": "history",
+    "human_aging": "health",
+    "human_sexuality": "culture",
+    "international_law": "law",
+    "jurisprudence": "law",
+    "logical_fallacies": "philosophy",
+    "machine_learning": "computer science",
+    "management": "business",
+    "marketing": "business",
+    "medical_genetics": "health",
+    "miscellaneous": "other",
+    "moral_disputes": "philosophy",
+    "moral_scenarios": "philosophy",
+    "nutrition": "health",
+    "philosophy": "philosophy",
+    "prehistory": "history",
+    "professional_accounting": "other",
+    "professional_law": "law",
+    "professional_medicine": "health",
+    "professional_psychology": "psychology",
+    "public_relations": "politics",
+    "security_studies": "politics",
+    "sociology": "culture",
+    "us_foreign_policy": "politics",
+    "virology": "health",
+    "world_religions": "philosophy",
+}
+
+CATEGORY_OF_SUBCATEGORY: dict[str, str] = {  # "Other" is "other (business, health, misc.)" there
+    "physics": "STEM",
+    "chemistry": "STEM",
+    "biology": "STEM",
+    "computer science": "STEM",
+    "math": "STEM",
+    "engineering": "STEM",
+    "history": "Humanities",
+    "philosophy": "Humanities",
+    "law": "Humanities",
+    "politics": "Social Sciences",
+    "culture": "Social Sciences",
+    "economics": "Social Sciences",
+    "geography": "Social Sciences",
+    "psychology": "Social Sciences",
+    "other": "Other",
+    "business": "Other",
+    "health": "Other",
+}
+CATEGORIES = ("STEM", "Humanities", "Social Sciences", "Other")
+SUBJECTS = tuple(SUBCATEGORY)
+
+
+def category_of(subject: str) -> str:
+    return CATEGORY_OF_SUBCATEGORY[SUBCATEGORY[subject]]

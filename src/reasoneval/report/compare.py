@@ -1,0 +1,123 @@
+"""One item across several runs, side by side, with the differences marked (``reasoneval show ITEM RUN RUN...``).
+
+The first run is the reference: every other run's verdict and extracted answer are marked where they differ
+from it, and its final completion is diffed word by word against the reference's (words it adds are marked;
+``difflib`` on whitespace-separated tokens). Output: the terminal (control codes stripped) or a self-contained
+HTML page (every text escaped, no script).
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+import re
+from dataclasses import dataclass
+
+from ..store.sqlite import RunStore
+from .collect import resolve_run, scored_rows
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def plain(s: object) -> str:
+    """Text for a terminal: control characters (ESC sequences, bells, carriage returns) become ``?``."""
+    return _CONTROL.sub("?", "" if s is None else str(s))
+
+
+@dataclass
+class Side:
+    run_id: str
+    model: str
+    sample: int
+    outcome: str | None
+    extracted: str | None
+    text: str
+    error: str | None
+
+
+def item_sides(store: RunStore, item_key: str, refs: list[str]) -> list[Side]:
+    """Every (run, sample) answer to ``item_key``, in the order the runs are given. ``KeyError`` (one line)
+    for a run that does not resolve or holds no such item."""
+    out: list[Side] = []
+    for ref in refs:
+        run = resolve_run(store, ref)
+        rows = [r for r in scored_rows(store, run["run_id"], prompts=False) if r.item_key == item_key]
+        if not rows:
+            raise KeyError(f"run {run['run_id']} has no item {item_key!r}")
+        for r in sorted(rows, key=lambda r: r.sample):
+            v, c = r.final.verdict, r.final.completion
+            out.append(Side(run["run_id"], str(run["model"]), r.sample, v.outcome.value if v else None,
+                            v.extracted if v else None, c.text, c.error))
+    return out
+
+
+def word_diff(ref: str, other: str) -> list[tuple[bool, str]]:
+    """``other`` as (changed, piece) pieces: changed pieces are words the reference does not have there."""
+    a, b = re.split(r"(\s+)", ref), re.split(r"(\s+)", other)
+    out: list[tuple[bool, str]] = []
+    for op, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if j2 > j1:
+            piece = "".join(b[j1:j2])
+            changed = op != "equal" and bool(piece.strip())
+            if out and out[-1][0] == changed:
+                out[-1] = (changed, out[-1][1] + piece)
+            elif changed and len(out) >= 2 and out[-2][0] and not out[-1][1].strip():
+                # changed words separated by unchanged spaces only: one marked stretch
+                out[-2:] = [(True, out[-2][1] + out[-1][1] + piece)]
+            else:
+                out.append((changed, piece))
+    return out
+
+
+def _name(s: Side) -> str:
+    return f"{s.model} [{s.run_id}]" + (f" sample {s.sample}" if s.sample else "")
+
+
+def to_text(item_key: str, sides: list[Side], color: bool = False) -> str:
+    """Plain text: a header per answer, ``≠`` where the verdict or extracted answer differs from the first,
+    and changed words wrapped in ``[+ ... +]`` (or shown reversed when ``color``)."""
+    ref = sides[0]
+    lines = [f"item {plain(item_key)}: {len(sides)} answer(s); reference: {plain(_name(ref))}"]
+    for k, s in enumerate(sides):
+        mark = "" if k == 0 or (s.outcome, s.extracted) == (ref.outcome, ref.extracted) else "≠ "
+        lines.append("")
+        lines.append(f"== {mark}{plain(_name(s))}: {s.outcome or 'unscored'} · extracted "
+                     f"{plain(s.extracted) if s.extracted is not None else '(none)'}")
+        if s.error:
+            lines.append(f"error: {plain(s.error)}")
+        if k == 0:
+            lines.append(plain(s.text))
+            continue
+        parts = []
+        for changed, piece in word_diff(ref.text, s.text):
+            p = plain(piece)
+            parts.append((f"\x1b[7m{p}\x1b[0m" if color else f"[+{p}+]") if changed else p)
+        lines.append("".join(parts))
+    return "\n".join(lines) + "\n"
+
+
+_CSS = ("body{font:14px system-ui,sans-serif;margin:1em}.cols{display:grid;gap:12px;"
+        "grid-template-columns:repeat(auto-fit,minmax(320px,1fr))}.side{border:1px solid #ccc;padding:8px}"
+        "pre{white-space:pre-wrap;word-break:break-word}ins{background:#fde68a;text-decoration:none}"
+        ".diff{color:#b91c1c;font-weight:bold}")
+
+
+def to_html(item_key: str, sides: list[Side]) -> str:
+    """A page of one column per answer; differing verdicts/answers in red, added words highlighted."""
+    e = html.escape
+    ref = sides[0]
+    cols = []
+    for k, s in enumerate(sides):
+        differs = k > 0 and (s.outcome, s.extracted) != (ref.outcome, ref.extracted)
+        body = (e(s.text) if k == 0 else
+                "".join(f"<ins>{e(p)}</ins>" if ch else e(p) for ch, p in word_diff(ref.text, s.text)))
+        cols.append(f'<div class="side"><h3>{e(_name(s))}</h3><p class="{"diff" if differs else ""}">'
+                    f"{e(s.outcome or 'unscored')} · extracted "
+                    f"<code>{e(s.extracted) if s.extracted is not None else '(none)'}</code>"
+                    f"{' ≠ reference' if differs else ''}</p>"
+                    + (f"<p>error: {e(s.error)}</p>" if s.error else "") + f"<pre>{body}</pre></div>")
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+            f"<title>{e(item_key)}</title><style>{_CSS}</style></head><body><h2>item {e(item_key)}</h2>"
+            f"<p>reference: {e(_name(ref))}; highlighted words differ from it</p>"
+            f'<div class="cols">{"".join(cols)}</div></body></html>\n')

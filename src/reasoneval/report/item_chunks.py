@@ -1,0 +1,64 @@
+"""How the HTML report carries its item data: compact, and the texts only on demand.
+
+* The **index** (one row per run, item and sample: key, category, verdict, extracted and gold answers, token
+  counts) is JSON, gzip-compressed and base64-encoded in ``<script type="application/octet-stream"
+  id="report-index">``; the page decodes it with ``DecompressionStream`` when it opens.
+* The **texts** (prompts, completions, verdict details) are one such chunk per run, decoded only when an item
+  of that run is opened or its texts are searched. Up to :data:`EMBED_LIMIT` bytes of chunks are embedded in
+  the page (``<script type="application/octet-stream" id="chunk-N">``); a larger report writes them as side
+  files ``<page>_items/run-N.js`` beside the page (each one call ``reasonevalChunk(N, "<base64>")``), loaded
+  by a script element the page's own script creates (CSP ``'strict-dynamic'``: no other script can run).
+
+base64 is HTML-safe (``A-Za-z0-9+/=``) and JSON-safe, so nothing a model wrote can close a tag or escape a
+string in either form.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import re
+from typing import Any
+
+#: bytes of (compressed, base64) text chunks embedded in the page; more go to side files
+EMBED_LIMIT = 10_000_000
+
+_BLOCK = re.compile(r'<script type="application/octet-stream" id="([a-z0-9-]+)">([A-Za-z0-9+/=]*)</script>')
+_SIDE = re.compile(r'^reasonevalChunk\((\d+),"([A-Za-z0-9+/=]*)"\);\n?$')
+
+
+def pack(obj: Any) -> str:
+    """``obj`` as base64 of gzip of JSON (lone surrogates, which UTF-8 cannot carry, as JSON escapes)."""
+    raw = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8", "backslashreplace")
+    return base64.b64encode(gzip.compress(raw, 6, mtime=0)).decode("ascii")
+
+
+def unpack(text: str) -> Any:
+    return json.loads(gzip.decompress(base64.b64decode(text)).decode("utf-8"))
+
+
+def block(block_id: str, b64: str) -> str:
+    return f'<script type="application/octet-stream" id="{block_id}">{b64}</script>'
+
+
+def side_file(i: int, b64: str) -> str:
+    return f'reasonevalChunk({i},"{b64}");\n'
+
+
+def page_data(doc: str, side: dict[str, str] | None = None) -> dict[str, Any]:
+    """The item data of a written page, decoded as the browser decodes it (for tests and tools): the index
+    with ``chunks`` added (embedded ones, or those in ``side``: relative name -> file text)."""
+    blocks = dict(_BLOCK.findall(doc))
+    data: dict[str, Any] = unpack(blocks["report-index"])
+    chunks: list[Any] = []
+    for i, src in enumerate(data.get("chunkSrc") or [None] * len(data["runs"])):
+        if src is None:
+            chunks.append(unpack(blocks[f"chunk-{i}"]))
+            continue
+        m = _SIDE.match((side or {})[src])
+        if m is None or int(m.group(1)) != i:
+            raise ValueError(f"side file {src} is not chunk {i}")
+        chunks.append(unpack(m.group(2)))
+    data["chunks"] = chunks
+    return data
