@@ -63,7 +63,7 @@ def test_import_stores_one_run_per_model_and_mode_with_rescore_verdicts(two_mode
     recs = [json.loads(x) for x in lines(cli("rescore", "korbench", str(two_models), "--jsonl"))]
     want = {(x["model"], f"{x['category']}/{x['idx']}"): x["correct"] for x in recs}
     assert len(want) == 2500
-    for (model, mode), r in got.items():
+    for (model, _mode), r in got.items():
         rows = exported(store, r["run"], tmp_path)
         assert len(rows) == 1250
         for key, row in rows.items():

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..core.benchmark import Benchmark, OutsideRow
 from ..core.errors import DataError
+from ..core.safetext import strip_controls
 from ..core.types import Completion, Item, Usage
 
 ID_FIELDS = ("idx", "id", "item_id", "question_id", "index")
@@ -131,7 +132,8 @@ def lmeval_rows(path: Path, bench: Benchmark, items: Items, target: Target | Non
             if not isinstance(rec, dict):
                 yield DataError(f"{where}: not a sample object")
                 continue
-            doc = rec.get("doc") if isinstance(rec.get("doc"), dict) else {}
+            raw_doc = rec.get("doc")
+            doc: dict[str, Any] = raw_doc if isinstance(raw_doc, dict) else {}
             text = _text(rec.get("resps"))
             if text is None:
                 yield DataError(f"{where}: no text response in 'resps' (a generate_until task is needed)")
@@ -219,7 +221,8 @@ def inspect_rows(path: Path, bench: Benchmark, items: Items, target: Target | No
         text = _inspect_text(s)
         if text is None:
             err = s.get("error")
-            yield DataError(f"{where}: no model output" + (f" ({err.get('message')})" if isinstance(err, dict) else ""))
+            why = strip_controls(str(err.get("message")))[:300] if isinstance(err, dict) else ""
+            yield DataError(f"{where}: no model output" + (f" (the harness recorded an error: {why})" if why else ""))
             continue
         meta = s.get("metadata") or {}
         ids = [s.get("id"), *(meta.get(k) for k in ID_FIELDS if k in meta)]
