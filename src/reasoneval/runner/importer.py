@@ -12,6 +12,7 @@ against what it was imported with (:mod:`reasoneval.store.imported`).
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -25,7 +26,7 @@ from ..core.types import GenParams
 from ..store.imported import ImportRow, put_imported
 from ..store.sqlite import RunStore
 from .engine import SCORER
-from .outside import score_outside
+from .outside import OutsideScores, score_outside
 from .spec import RunSpec
 
 
@@ -84,9 +85,24 @@ def import_rows(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRow | D
     got = score_outside(bench, rows, options)
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, row in enumerate(got.rows):
-        groups[(name or row.source or "unknown", row.mode)].append(i)
+        # the model the files name; else the file's name (a row file of one model, as rescore takes them)
+        groups[(name or row.source or Path(_source_file(row)).stem, row.mode)].append(i)
     hashes: dict[str, str] = {}
-    runs = []
+    prompt_cache: dict[Any, str] = {}
+    runs: list[ImportedRun] = []
+    # the rows to store are millions of acyclic tuples: the cyclic collector would walk them again and again
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return ImportResult(_store_groups(bench, store, got, groups, hashes, prompt_cache, runs, origin), got.errors)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _store_groups(bench: Benchmark, store: RunStore, got: OutsideScores, groups: dict[tuple[str, str], list[int]],
+                  hashes: dict[str, str], prompt_cache: dict[Any, str], runs: list[ImportedRun],
+                  origin: str) -> list[ImportedRun]:
     for (source, mode), idxs in groups.items():
         files = sorted({_source_file(got.rows[i]) for i in idxs})
         for f in files:
@@ -120,10 +136,10 @@ def import_rows(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRow | D
             out.append((row.item, sample, list(zip(prompts, [*row.earlier, row.completion], got.verdicts[i],
                                                    strict=True))))
         store.upsert_run(run_id, bench.name, spec.subset or "*", mode, source, record)
-        n = put_imported(store, run_id, out, SCORER)
+        n = put_imported(store, run_id, out, SCORER, prompt_cache)
         store.set_status(run_id, "complete")
         runs.append(ImportedRun(run_id, source, mode, len(out), n, False, prov))
-    return ImportResult(runs, got.errors)
+    return runs
 
 
 def import_outside(bench: Benchmark, store: RunStore, paths: list[str], options: Mapping[str, Any],

@@ -11,14 +11,17 @@ Table
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterable
 from typing import Any
 
+from ..core.safetext import storable_json
 from ..core.types import Completion, Item, Prompt, Verdict
 from .sqlite import INSERT_COMPLETION, INSERT_VERDICT, RunStore, _detail_json, _text
 
+_EMPTY = Prompt()
 ITEMS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS items (
   run_id TEXT, item_key TEXT, item_json TEXT,
@@ -35,17 +38,30 @@ def _item_json(item: Item) -> str:
                        "gold": item.gold}, ensure_ascii=False)
 
 
-def put_imported(store: RunStore, run_id: str, rows: Iterable[ImportRow], scorer: str) -> int:
-    """Completions, verdicts and items of one imported run in one transaction (all or nothing)."""
+def put_imported(store: RunStore, run_id: str, rows: Iterable[ImportRow], scorer: str,
+                 prompt_cache: dict[Prompt, str] | None = None) -> int:
+    """Completions, verdicts and items of one imported run in one transaction (all or nothing).
+    ``prompt_cache``: prompt -> its stored JSON, shared by the runs of one import (a release's models were sent the
+    same prompts)."""
     comps: list[tuple[Any, ...]] = []
+    prompt_json: dict[Prompt, str] = {} if prompt_cache is None else prompt_cache
     verdicts: list[tuple[Any, ...]] = []
     items: dict[str, str] = {}
     now = time.time()
     for item, sample, turns in rows:
         items.setdefault(item.key, _item_json(item))
         for t, (p, c, v) in enumerate(turns):
-            row, _ = RunStore._rows(run_id, item.key, sample, t, "answer", item.subset, p or Prompt(), "", c,
-                                    False)
+            row, _ = RunStore._rows(run_id, item.key, sample, t, "answer", item.subset, _EMPTY, "", c, False)
+            if p is not None and p != _EMPTY:  # the same prompt recurs across a release's models: encoded once
+                try:
+                    pj = prompt_json.get(p)
+                except TypeError:  # content parts (images) are not hashable: encoded as they come
+                    pj = None
+                if pj is None:
+                    pj = storable_json(json.dumps(p.to_json(), ensure_ascii=False))
+                    with contextlib.suppress(TypeError):
+                        prompt_json[p] = pj
+                row = (*row[:6], pj, *row[7:])
             comps.append(row)
             verdicts.append((run_id, item.key, sample, t, scorer, v.outcome.value, _text(v.extracted), v.method,
                              _detail_json(v.detail), now))
