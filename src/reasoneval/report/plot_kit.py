@@ -303,7 +303,8 @@ def layout(fig: Any) -> dict[str, Any]:
     r = canvas.get_renderer()
     h = fig.bbox.height
     px = fig.dpi / 72.0
-    out: dict[str, Any] = {"w": round(fig.bbox.width), "h": round(h), "axes": [], "legends": [], "labels": []}
+    pw, ph = canvas.get_width_height(physical=True)  # the PNG's pixels (the figure's size, truncated)
+    out: dict[str, Any] = {"w": pw, "h": ph, "axes": [], "legends": [], "labels": []}
 
     def label(t: Any, group: str) -> None:
         if t.get_visible() and t.get_text().strip():
@@ -315,14 +316,16 @@ def layout(fig: Any) -> dict[str, Any]:
         if not ax.get_visible():
             continue
         out["axes"].append(_box(ax.get_window_extent(r), h))
-        yk = ax.yaxis.get_tick_params(which="major")
-        if yk.get("labelleft", True) or yk.get("labelright", False):
-            for t in ax.get_yticklabels():
-                label(t, f"axes{i}-y")
-        xk = ax.xaxis.get_tick_params(which="major")
-        if xk.get("labelbottom", True) or xk.get("labeltop", False):
-            for t in ax.get_xticklabels():
-                label(t, f"axes{i}-x")
+        for axis, name, sides in ((ax.yaxis, "y", ("labelleft", "labelright")),
+                                  (ax.xaxis, "x", ("labelbottom", "labeltop"))):
+            kw = axis.get_tick_params(which="major")
+            if not (kw.get(sides[0], True) or kw.get(sides[1], False)):
+                continue
+            lo, hi = sorted(axis.get_view_interval())
+            eps = (hi - lo) * 1e-6
+            for loc, t in zip(axis.get_majorticklocs(), axis.get_majorticklabels(), strict=False):
+                if lo - eps <= loc <= hi + eps:  # ticks beyond the limits are not drawn
+                    label(t, f"axes{i}-{name}")
         if ax.get_legend() is not None:
             legends.append(ax.get_legend())
         for t in ax.texts:
