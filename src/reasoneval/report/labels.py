@@ -8,7 +8,8 @@ model id a server reports is not stored with the completions, so the model strin
 model behind two ports has one display name. The display name is stored in the run record, never in the run id.
 
 :func:`run_labels` makes the names unique where runs would otherwise look the same: runs of one benchmark
-with the same display name get a suffix naming what differs, in this order: mode (``Qwen2.5-7B (three-shot)``),
+with the same display name get a suffix naming what differs, in this order: the benchmark (only when runs of
+several benchmarks are labelled together), mode (``Qwen2.5-7B (three-shot)``),
 options (``(corrected)``; ``key=value`` for values that are not text), generation parameters
 (``(temperature=0.7)``), the item selection (``(limit=50)``), the endpoint the model string names, and last
 the run id.
@@ -120,6 +121,7 @@ def _differences(get: Callable[[Mapping[str, Any]], dict[str, str]], show_key: b
 
 
 _EXTRAS: tuple[Callable[[int, Sequence[Mapping[str, Any]], list[int]], str], ...] = (
+    lambda i, runs, group: str(runs[i].get("benchmark", "")),  # labels across benchmarks (per_benchmark=False)
     lambda i, runs, group: str(runs[i].get("mode", "")),
     _differences(_options, show_key=False),
     _differences(_params, show_key=True),
