@@ -54,7 +54,7 @@ def _report(tmp: Path, n: int) -> Path:
     from reasoneval.report.html import write_html
 
     store = tmp / f"runs{n}.db"
-    ids = fill_models(store, n, items=4)
+    ids = fill_models(store, n)
     st = RunStore(store, readonly=True)
     views = [collect.view(st, r, prompts=False) for r in ids]
     st.close()

@@ -227,19 +227,44 @@ def numbered_points(ax: Any, pts: Sequence[tuple[float, float]], xspan: float, y
         p = pts[nums[0] - 1]
         text = "\n".join(",".join(map(str, nums[k:k + 4])) for k in range(0, len(nums), 4))
         anns.append(ax.annotate(text, p, fontsize=7, xytext=(4, 4), textcoords="offset points", gid="point",
-                                va="bottom", ha="left", linespacing=1.0))
+                                va="bottom", ha="left", linespacing=1.0,
+                                arrowprops={"arrowstyle": "-", "color": "0.55", "lw": 0.5, "shrinkA": 0,
+                                            "shrinkB": 2}))
+    for a in anns:
+        a.set_in_layout(False)  # kept inside the axes by declutter: moving them must not resize the axes
     return anns
 
 
-#: where a point's label may go, tried in turn (offset in points, alignment)
-_SPOTS = ((4, 4, "left", "bottom"), (4, -4, "left", "top"), (-4, 4, "right", "bottom"), (-4, -4, "right", "top"),
-          (0, 9, "center", "bottom"), (0, -9, "center", "top"), (10, 0, "left", "center"),
-          (-10, 0, "right", "center"))
+def _spots() -> list[tuple[float, float, str, str]]:
+    """Where a point's label may go, nearest first: offsets (points) on a grid around the point out to 70 pt,
+    aligned away from the point (a thin line joins a label set farther out to its point)."""
+    out = []
+    for dx in range(-70, 71, 7):
+        for dy in range(-70, 71, 6):
+            if abs(dx) < 4 and abs(dy) < 4:
+                continue
+            ha = "left" if dx > 0 else "right" if dx < 0 else "center"
+            va = "bottom" if dy > 0 else "top" if dy < 0 else "center"
+            out.append((float(dx), float(dy), ha, va))
+    out.sort(key=lambda s: (s[0] ** 2 + s[1] ** 2, -s[1], -s[0]))
+    return [(4.0, 4.0, "left", "bottom"), *out]
+
+
+_SPOTS = tuple(_spots())
+
+
+def _text_box(t: Any, r: Any) -> Any:
+    """The box of a text's letters (an annotation's own extent also covers its line to the point)."""
+    from matplotlib.text import Annotation, Text
+
+    if isinstance(t, Annotation):
+        t.update_positions(r)
+    return Text.get_window_extent(t, r)
 
 
 def declutter(fig: Any, ax: Any, anns: Sequence[Any]) -> None:
-    """Move each point label to the first of :data:`_SPOTS` where it overlaps no label placed before it and
-    stays inside the axes (drawn once to measure; labels that fit nowhere keep their first spot)."""
+    """Move each point label to the nearest of :data:`_SPOTS` where it overlaps no label placed before it and
+    stays inside the axes (drawn once to measure; a label that fits nowhere goes where it overlaps least)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     canvas = FigureCanvasAgg(fig) if not isinstance(fig.canvas, FigureCanvasAgg) else fig.canvas
@@ -247,24 +272,29 @@ def declutter(fig: Any, ax: Any, anns: Sequence[Any]) -> None:
     r = canvas.get_renderer()
     frame = ax.get_window_extent(r)
     placed: list[Any] = []
+
+    def cost(bb: Any) -> float:
+        """Area of ``bb`` on labels placed before and outside the axes (0: a free spot)."""
+        def inter(o: Any) -> float:
+            return max(0.0, min(bb.x1, o.x1) - max(bb.x0, o.x0)) * max(0.0, min(bb.y1, o.y1) - max(bb.y0, o.y0))
+        return sum(inter(o) for o in placed) + bb.width * bb.height - inter(frame)
+
     for a in anns:
-        best = None
-        for dx, dy, ha, va in _SPOTS:
-            a.set_position((dx, dy))
-            a.set_ha(ha)
-            a.set_va(va)
-            bb = a.get_window_extent(r)
-            inside = frame.x0 <= bb.x0 and bb.x1 <= frame.x1 and frame.y0 <= bb.y0 and bb.y1 <= frame.y1
-            if inside and not any(bb.overlaps(o) for o in placed):
-                best = bb
+        best: tuple[float, tuple[float, float, str, str]] | None = None
+        for spot in _SPOTS:
+            a.set_position(spot[:2])
+            a.set_ha(spot[2])
+            a.set_va(spot[3])
+            c = cost(_text_box(a, r))
+            if best is None or c < best[0]:
+                best = (c, spot)
+            if c <= 0:
                 break
-        if best is None:
-            dx, dy, ha, va = _SPOTS[0]
-            a.set_position((dx, dy))
-            a.set_ha(ha)
-            a.set_va(va)
-            best = a.get_window_extent(r)
-        placed.append(best)
+        assert best is not None
+        a.set_position(best[1][:2])
+        a.set_ha(best[1][2])
+        a.set_va(best[1][3])
+        placed.append(_text_box(a, r))
 
 
 def numbered_key(ax: Any, labels: Sequence[str]) -> Any:
@@ -309,7 +339,7 @@ def layout(fig: Any) -> dict[str, Any]:
     def label(t: Any, group: str) -> None:
         if t.get_visible() and t.get_text().strip():
             out["labels"].append({"t": t.get_text(), "px": round(t.get_fontsize() * px, 1),
-                                  "b": _box(t.get_window_extent(r), h), "g": group})
+                                  "b": _box(_text_box(t, r), h), "g": group})
 
     legends = list(fig.legends)
     for i, ax in enumerate(fig.axes):

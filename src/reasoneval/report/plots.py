@@ -371,7 +371,8 @@ def accuracy_vs_tokens_figure(views: Sequence[RunView]) -> Any:
     kit.numbered_key(ax, [p[0] for p in pts])
     ax.set_xlabel("mean output tokens per call")
     ax.set_ylabel("accuracy (%)")
-    ax.set_ylim(-2, 102)
+    ax.set_ylim(-4, 112)  # room for the labels of points at 0 and 100%
+    ax.set_yticks(range(0, 101, 20))
     ax.set_xlim(0, xmax)
     ax.set_title("Accuracy against mean output tokens (per run)")
     ax.grid(alpha=0.3)
