@@ -41,7 +41,8 @@ def _spec(bench: str, mode: str, model: str, options: dict[str, Any] | None = No
 
 class _Writer:
     def __init__(self, st: RunStore, rng: random.Random) -> None:
-        self.st, self.rng, self.runs = st, rng, []  # type: list[str]
+        self.st, self.rng = st, rng
+        self.runs: list[str] = []
 
     def run(self, run_id: str, bench: str, mode: str, model: str, options: dict[str, Any] | None = None) -> str:
         self.st.upsert_run(run_id, bench, "*", mode, model, _spec(bench, mode, model, options))
