@@ -1,4 +1,4 @@
-"""Command line: run | score | rescore | report | export | generate | list | judge-audit | finereason."""
+"""Command line: run | score | rescore | report | export | generate | list | rename | judge-audit | finereason."""
 
 from __future__ import annotations
 
