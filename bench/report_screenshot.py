@@ -128,6 +128,8 @@ def models_report(n: int, out: Path) -> None:
     t2 = time.perf_counter()
     print(f"{n} models: {len(ids)} runs stored and read in {t1 - t0:.1f} s; report written in {t2 - t1:.1f} s, "
           f"{html.stat().st_size / 1e6:.1f} MB: {html}")
+    for shot in screenshot(html, d):  # the page top (leaderboard, plots) and the item browser
+        print(f"  wrote {shot}")
     figs = plot_screenshots(html, d / "plots")
     bad = 0
     for f in figs:

@@ -39,7 +39,7 @@ def test_series_become_a_heat_map_past_max_lines_and_heights_grow() -> None:
     hm = kit.series_figure("t", many, "round", "accuracy (%)")
     assert hm.axes[0].images and not hm.axes[0].get_lines()
     rows = [t.get_text() for t in hm.axes[0].get_yticklabels()]
-    assert rows[0] == "run 59" and rows[-1] == "run 0"  # sorted by the last value, best first
+    assert rows[0] == "run 59" and rows[-1] == "run 0"  # sorted by their mean, best first
     assert hm.get_figheight() == pytest.approx(kit.rows_height(60, 1.1))
     assert kit.rows_height(1) == pytest.approx(kit.MIN_AXES_IN + 1.3)
 

@@ -165,7 +165,7 @@ def heatmap_panels(title: str, rows: Sequence[str],
         ax.set_xticks(range(len(cols)), [short(str(c), 16) for c in cols], fontsize=7,
                       rotation=35 if long_cols else 0, ha="left" if long_cols else "center")
         ax.xaxis.tick_top()
-        ax.set_title(short(name, 30), fontsize=8)
+        ax.set_title(short(name, 60 if len(panels) == 1 else 30), fontsize=8)
         ax.set_xticks([x - 0.5 for x in range(len(cols) + 1)], minor=True)
         ax.tick_params(which="minor", length=0)
     axes[0].set_yticks(range(n), labels, fontsize=7)
@@ -176,10 +176,10 @@ def heatmap_panels(title: str, rows: Sequence[str],
 def series_figure(title: str, series: dict[str, dict[float, float]], xlabel: str, ylabel: str,
                   baseline: tuple[float, str] | None = None, int_x: bool = True) -> Any:
     """Lines (up to :data:`MAX_LINES` series; colour and marker each, legend beside the axes), else a heat
-    map of series x points (rows sorted by their last value), so 60 runs stay readable."""
+    map of series x points (rows sorted by their mean, best first), so 60 runs stay readable."""
     xs_all = sorted({x for s in series.values() for x in s})
     if len(series) > MAX_LINES:
-        order = sorted(series, key=lambda k: -series[k][max(series[k])] if series[k] else 0.0)
+        order = sorted(series, key=lambda k: -sum(series[k].values()) / max(len(series[k]), 1))
         cols = [f"{x:g}" for x in xs_all]
         return heatmap_panels(title, order, [(xlabel, cols, [[series[k].get(x) for x in xs_all] for k in order])],
                               ylabel)
