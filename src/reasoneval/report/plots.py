@@ -431,6 +431,8 @@ def plot_precision_recall(views: Sequence[RunView]) -> list[Plot]:
     runs = list(dict.fromkeys(lab for lab, _, _, _ in pr))
     groups = list(dict.fromkeys(g for _, g, _, _ in pr))
     got = {(lab, g): (p, r) for lab, g, p, r in pr}
+    mean = {lab: sum(p + r for la, _, p, r in pr if la == lab) / sum(2 for la, *_ in pr if la == lab) for lab in runs}
+    runs.sort(key=lambda lab: -mean[lab])  # best first, as every other run x column plot
     panels = [(g, ["precision", "recall"], [[got[(lab, g)][k] if (lab, g) in got else None for k in (0, 1)]
                                              for lab in runs]) for g in groups]
     fig = kit.heatmap_panels("State checking: precision / recall (positive = unsolvable)", runs, panels,
