@@ -330,8 +330,10 @@ def self_correction_figure(views: Sequence[RunView]) -> Any:
     labels = run_labels([v for v, _ in rounds])
     raw = [(lab, str(v.run.get("benchmark", "")), s) for lab, (v, s) in zip(labels, rounds, strict=True)]
     many = len({b for _, b, s in raw if s}) > 1
-    series = {(f"{lab} ({b})" if many else lab): {float(k): a for k, (a, _) in enumerate(s)} for lab, b, s in raw
-              if s}
+    last = max((len(s) for _, _, s in raw), default=0)
+    # a run whose items all stopped early keeps its last accuracy in the later rounds (as each item does)
+    series = {(f"{lab} ({b})" if many else lab): {float(k): s[min(k, len(s) - 1)][0] for k in range(last)}
+              for lab, b, s in raw if s}
     if not series:
         return None
     return kit.series_figure("Self-correction: accuracy by round", series,
