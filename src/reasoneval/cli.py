@@ -1,4 +1,5 @@
-"""Command line: run | score | rescore | report | export | rm | show | generate | list | judge-audit | finereason."""
+"""Command line: run | score | rescore | import | report | export | rm | show | rename | runs | generate | list | judge-audit |
+finereason."""
 
 from __future__ import annotations
 
@@ -127,6 +128,7 @@ def run(
     store: StoreOpt = DEFAULT_STORE,
     json_out: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     progress: bool = True,
+    name: Annotated[str | None, typer.Option("--name", help="display name in tables and plots (default: the model name without provider and endpoint); stored in the run record, not part of the run id; `reasoneval rename` changes it")] = None,
 ) -> None:
     """Run a benchmark against a model, store every completion, score it and print the table."""
     from .models.base import ModelError
@@ -137,6 +139,7 @@ def run(
         from .hub import set_offline
 
         set_offline(True)
+    display = _display_name("--name", name) if name is not None else None
     _check_finite("--temperature", temperature, low=0.0)
     _check_finite("--top-p", top_p, low=0.0, high=1.0)
     name, subset = registry.parse_target(target)
@@ -198,12 +201,16 @@ def run(
     except (FileNotFoundError, ValueError) as e:
         fail(str(e))
     except (KeyboardInterrupt, asyncio.CancelledError) as e:
+        if display is not None:  # an interrupted run keeps its name too
+            st.set_display_name(run_id, display)
         if isinstance(e, asyncio.CancelledError) and term.signum is None:
             raise
         how = f" by {term.name}" if term.signum is not None else ""
         typer.echo(f"\ninterrupted{how}: run {run_id} is stored in {store}; re-run the same command to resume it "
                    "(nothing finished is asked again)", err=True)
         raise typer.Exit(term.exit_code) from None
+    if display is not None:
+        st.set_display_name(result.run_id, display)
     typer.echo(f"run {result.run_id}{' (resumed)' if result.resumed else ''}: {result.units} items, "
                f"{result.generated} generated, {result.cached} cached, {result.reused} reused, "
                f"{result.errors} errors  [store {store}]", err=True)
@@ -211,6 +218,41 @@ def run(
     code = _explain_errors(st, result)
     if code:
         raise typer.Exit(code)
+
+
+def _display_name(flag: str, raw: str) -> str:
+    from .report.labels import clean_name
+
+    try:
+        return clean_name(raw)
+    except ValueError as e:
+        fail(f"{flag}: {e}")
+
+
+@app.command("rename")
+def rename(
+    run_ref: Annotated[str, typer.Argument(metavar="RUN", help="run id (or unique prefix)")],
+    name: Annotated[str | None, typer.Argument(help="the new display name")] = None,
+    reset: Annotated[bool, typer.Option("--reset", help="forget the stored name: derive it from the model again")] = False,
+    store: StoreOpt = DEFAULT_STORE,
+) -> None:
+    """Set the display name a run carries in every table and plot (the run id stays the same)."""
+    from .report.collect import resolve_run
+    from .report.labels import display_name
+
+    if (name is None) == (not reset):
+        fail("give a NAME, or --reset to derive the name from the model again (not both)")
+    new = None if reset else _display_name("NAME", name or "")
+    st = _existing_store(store)
+    try:
+        run = resolve_run(st, run_ref)
+    except KeyError as e:
+        fail(str(e.args[0]))
+    old = display_name(run)
+    st.set_display_name(run["run_id"], new)
+    now = display_name(st.get_run(run["run_id"]) or run)
+    st.close()
+    typer.echo(f"run {run['run_id']}: {old!r} -> {now!r}")
 
 
 def _check_finite(flag: str, value: float | None, low: float, high: float | None = None) -> None:
@@ -642,6 +684,7 @@ def runs_cmd(
 
     from .core.benchmark import Table
     from .report import render
+    from .report.labels import display_name
 
     st = _existing_store(store, readonly=True)
     tallies = st.tallies()
@@ -652,11 +695,12 @@ def runs_cmd(
         acc = round(100 * t["correct"] / scored, 2) if scored else None
         when = dt.datetime.fromtimestamp(r["updated"] or r["created"]).strftime("%Y-%m-%d %H:%M")
         opts, limit = _run_options(r.get("spec") or {})
-        rows.append([r["run_id"], r["benchmark"], r["subset"], r["mode"], r["model"], _options_text(opts, limit),
+        rows.append([r["run_id"], r["benchmark"], r["subset"], r["mode"], display_name(r), r["model"],
+                     _options_text(opts, limit),
                      t["items"], acc, t["errors"], r["status"], when])
         extra.append({"options": opts, "limit": limit})
-    cols = ["run", "benchmark", "subset", "mode", "model", "options", "items", "accuracy", "errors", "status",
-            "updated"]
+    cols = ["run", "benchmark", "subset", "mode", "name", "model", "options", "items", "accuracy", "errors",
+            "status", "updated"]
     if json_out:
         docs = [{**dict(zip(cols, r, strict=True)), **x} for r, x in zip(rows, extra, strict=True)]
         typer.echo(json.dumps(docs, ensure_ascii=False, indent=1))

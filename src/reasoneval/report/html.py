@@ -469,7 +469,8 @@ def render_cross_run_tables(views: list[RunView], prices: dict[str, Price] | Non
 def render_plots(plots: list[Plot], notes: list[str]) -> str:
     out = [f'<p class="note plots-note">{esc(n)}</p>' for n in notes]
     for p in plots:
-        out.append(f'<figure class="plot" id="plot-{esc(p.key)}"><img alt="{esc(p.title)}" '
+        lay = f' data-layout="{esc(json.dumps(p.layout, ensure_ascii=False))}"' if p.layout else ""
+        out.append(f'<figure class="plot" id="plot-{esc(p.key)}"><img alt="{esc(p.title)}"{lay} '
                    f'src="data:image/png;base64,{p.png_b64}"><figcaption>{esc(p.title)}'
                    + (f" — {esc(p.caption)}" if p.caption else "") + "</figcaption></figure>")
     if not plots and not notes:
