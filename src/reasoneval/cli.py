@@ -347,7 +347,11 @@ def score(
     store: StoreOpt = DEFAULT_STORE,
     json_out: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Re-score a run's stored completions (never calls a model) and print its report."""
+    """Re-score a run's stored completions (never calls a model) and print its report.
+
+    A run of a Hub release is re-scored against the commit and file hashes it recorded, from the local
+    Hugging Face cache only (never what the Hub serves now); when that data is gone, one line says so."""
+    from .hub.pinned import pinned_to
     from .report.collect import resolve_run
     from .runner.engine import SCORER
     from .runner.rescore import rescore_run
@@ -357,9 +361,13 @@ def score(
         run = resolve_run(st, run_ref)
     except KeyError as e:
         fail(str(e.args[0]))
-    n = rescore_run(st, run)
-    typer.echo(f"re-scored {n} completions of run {run['run_id']}", err=True)
-    _report(st, [run["run_id"]], json_out, SCORER)
+    with pinned_to(run):
+        try:
+            n = rescore_run(st, run)
+        except (ValueError, FileNotFoundError) as e:  # DataError / HubError: the run's data cannot be read
+            fail(f"cannot re-score run {run['run_id']}: {e}")
+        typer.echo(f"re-scored {n} completions of run {run['run_id']}", err=True)
+        _report(st, [run["run_id"]], json_out, SCORER)
 
 
 @app.command()
