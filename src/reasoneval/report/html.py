@@ -30,6 +30,7 @@ from .. import __version__
 from ..core import registry
 from ..core.benchmark import Table, TableKind
 from ..core.types import Item, Prompt
+from . import numbers
 from . import paper_numbers as pn
 from .collect import RunView
 from .plots import Plot, accuracy, make_plots, run_labels
@@ -42,15 +43,11 @@ def esc(x: Any) -> str:
 
 
 def fmt(x: Any) -> str:
-    if isinstance(x, bool):
-        return str(x)
-    if isinstance(x, float):
-        return "" if math.isnan(x) else f"{x:.2f}"
-    if x is None:
-        return ""
+    """A cell as text: numbers, p-values and missing values as every renderer writes them
+    (:mod:`.numbers`); dicts and lists as JSON."""
     if isinstance(x, dict | list):
         return json.dumps(x, ensure_ascii=False, default=str)
-    return str(x)
+    return numbers.cell(x)
 
 
 def _asset(name: str) -> str:
@@ -292,7 +289,7 @@ def render_table(views: list[RunView], m: MergedTable, bench: str) -> str:
                 lim = (run.get("spec") or {}).get("limit")
                 if lim:
                     extra += f" The run used --limit {lim}: a partial item set, differences are indicative only."
-                if "corrected" in m.title.lower():
+                if ((run.get("spec") or {}).get("options") or {}).get("scoring") == "corrected":
                     extra += " This table uses the corrected scorer; the paper's numbers come from the official one."
                 notes.append(f"Paper numbers: {model} → {prow.model}, KOR-Bench {prow.table}"
                              f" (Ma et al., ICLR 2025). Δ = ours − paper, in points; values in parentheses are "

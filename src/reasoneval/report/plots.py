@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import math
 import re
 from collections import defaultdict
@@ -32,16 +33,25 @@ class Plot:
 # ---------------------------------------------------------------- data helpers (no matplotlib needed)
 
 def run_labels(views: Sequence[RunView]) -> list[str]:
-    """A readable label per run, unique within its benchmark: the model, then ``· mode``, then the run id."""
+    """A readable label per run, unique within its benchmark: the model, then ``· mode``, then the options the
+    runs differ in (``· scoring=corrected``), then the run id."""
     labels = [str(v.run.get("model", "?")) for v in views]
     benches = [str(v.run.get("benchmark", "")) for v in views]
-    extras = (lambda i, v: str(v.run.get("mode", "")), lambda i, v: str(v.run.get("run_id", ""))[:8],
+    opts = [{k: x if isinstance(x, str) else json.dumps(x, sort_keys=True)
+             for k, x in sorted(((v.run.get("spec") or {}).get("options") or {}).items())} for v in views]
+
+    def options(i: int, v: RunView) -> str:
+        group = [j for j in range(len(views)) if benches[j] == benches[i] and labels[j] == labels[i]]
+        keys = dict.fromkeys(k for j in group for k in opts[j])
+        return ", ".join(f"{k}={opts[i].get(k, '')}" for k in keys if len({opts[j].get(k, "") for j in group}) > 1)
+
+    extras = (lambda i, v: str(v.run.get("mode", "")), options, lambda i, v: str(v.run.get("run_id", ""))[:8],
               lambda i, v: f"#{i + 1}")
     for extra in extras:
         counts: dict[tuple[str, str], int] = defaultdict(int)
         for b, lab in zip(benches, labels, strict=True):
             counts[(b, lab)] += 1
-        labels = [f"{lab} · {extra(i, v)}" if counts[(b, lab)] > 1 else lab
+        labels = [f"{lab} · {x}" if counts[(b, lab)] > 1 and (x := extra(i, v)) else lab
                   for i, (b, lab, v) in enumerate(zip(benches, labels, views, strict=True))]
     return labels
 

@@ -15,6 +15,7 @@ from typing import Any
 from ...core.benchmark import Table
 from ...core.types import Outcome, Verdict
 from ...core.verdicts import Method
+from ...report.numbers import rounded
 
 PATHS = (Method.RULE, Method.JUDGE, Method.UNEXTRACTABLE, Method.JUDGE_UNPARSEABLE, Method.JUDGE_MISSING)
 
@@ -45,7 +46,7 @@ class _Count:
 
     @property
     def accuracy(self) -> float:
-        return round(100 * self.correct / max(self.n - self.errors, 1), 1)
+        return rounded(100 * self.correct / max(self.n - self.errors, 1))  # as every table rounds
 
     def row(self, label: str) -> list[Any]:
         other = self.n - self.errors - sum(self.paths.get(p, 0) for p in PATHS)

@@ -10,6 +10,7 @@ from typing import Any
 
 from ...core.benchmark import Table
 from ...core.types import Outcome, Verdict
+from ...report.numbers import rounded
 
 
 @dataclass
@@ -39,7 +40,7 @@ class _Count:
 
     @property
     def accuracy(self) -> float:
-        return round(100 * self.correct / max(self.n - self.errors, 1), 1)
+        return rounded(100 * self.correct / max(self.n - self.errors, 1))  # as every table rounds
 
 
 def _order(subset: str) -> tuple[int, str]:
