@@ -245,7 +245,7 @@ def merge_tables(views: list[RunView], idx: list[int], labels: list[str]) -> lis
 def _td_cmp(val: Any, c: Cmp) -> str:
     d = c.delta
     cls = "zero" if abs(d) < 0.005 else ("pos" if d > 0 else "neg")
-    paper = f"{c.paper:.2f}" + (f" ({c.paper2:.2f})" if c.paper2 is not None else "")
+    paper = numbers.text(c.paper) + (f" ({numbers.text(c.paper2)})" if c.paper2 is not None else "")
     delta = f"{d:+.2f}" + (f" ({c.delta2:+.2f})" if c.delta2 is not None else "")
     return (f'<td class="num cmpcell" data-v="{c.ours}"><span class="v">{esc(fmt(val))}</span>'
             f'<span class="cmp"><span class="paper" title="published">paper {esc(paper)}</span> '
@@ -355,10 +355,10 @@ def _overview_table(views: list[RunView], idx: list[int], labels: list[str]) -> 
             f'<tr data-run="{i}"><td>{esc(labels[i])}</td><td>{esc(run.get("mode"))}</td>'
             f'<td>{esc(run.get("subset") or "all")}</td><td class="num" data-v="{s.get("items", 0)}">'
             f'{esc(s.get("items", 0))}</td>'
-            + (f'<td class="num" data-v="{acc}">{acc:.2f}</td>' if acc is not None else "<td></td>")
+            + (f'<td class="num" data-v="{acc}">{numbers.text(acc)}</td>' if acc is not None else "<td></td>")
             + f'<td class="num" data-v="{s.get("errors", 0)}">{esc(s.get("errors", 0))}</td>'
             f'<td class="num" data-v="{s.get("extraction_failure_rate", 0)}">'
-            f'{100 * float(s.get("extraction_failure_rate", 0) or 0):.1f}%</td>'
+            f'{numbers.text(100 * float(s.get("extraction_failure_rate", 0) or 0))}%</td>'
             f'<td class="num" data-v="{s.get("mean_output_tokens", 0)}">{esc(s.get("mean_output_tokens", 0))}</td>'
             f'<td><a href="#run-{esc(run.get("run_id"))}"><code>{esc(run.get("run_id"))}</code></a></td></tr>')
     head = "".join(f'<th data-col="{k}">{h}</th>' for k, h in enumerate(
@@ -438,10 +438,10 @@ def _run_fields(v: RunView) -> list[tuple[str, Any]]:
         ("package version", spec.get("package_version")), ("data version", spec.get("data_version")),
         ("prompt version", spec.get("prompt_version")),
         ("created", _date(run.get("created"))), ("updated", _date(run.get("updated"))),
-        ("items", s.get("items")), ("accuracy", f"{acc:.2f}" if acc is not None else ""),
+        ("items", s.get("items")), ("accuracy", numbers.text(acc) if acc is not None else ""),
         ("errors", s.get("errors")), ("unextractable", s.get("unextractable")),
         ("truncated", s.get("truncated")),
-        ("extraction failure rate", f"{100 * float(s.get('extraction_failure_rate') or 0):.2f}%"),
+        ("extraction failure rate", f"{numbers.text(100 * float(s.get('extraction_failure_rate') or 0))}%"),
         ("prompt tokens", s.get("prompt_tokens")), ("completion tokens", s.get("completion_tokens")),
         ("mean output tokens", s.get("mean_output_tokens")),
     ]
