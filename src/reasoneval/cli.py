@@ -507,13 +507,16 @@ def export(
 
 
 def _golds(run: dict[str, Any]) -> dict[str, Any]:
-    """Item key -> gold answer for a stored run (empty when its data cannot be loaded any more)."""
+    """Item key -> gold answer for a stored run (empty when its data cannot be loaded any more); a Hub run's
+    golds come from the commit it recorded, never from what the Hub serves now."""
+    from .hub.pinned import pinned_to
     from .runner.engine import load_items
     from .runner.rescore import spec_of
 
     try:
         bench = registry.for_run(run)
-        return {it.key: it.gold for it in load_items(bench, spec_of(run))}
+        with pinned_to(run):
+            return {it.key: it.gold for it in load_items(bench, spec_of(run))}
     except Exception:  # noqa: BLE001 - an export never fails for want of the data: golds are then null
         return {}
 

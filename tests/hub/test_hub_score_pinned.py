@@ -62,6 +62,11 @@ def test_score_uses_the_recorded_commit_offline(hub_env: FakeHub, tmp_path: Path
     assert _verdicts(db) == first  # the recorded commit's golds, not main's
     assert _accuracy(again.stdout) == 16.67
     assert sum(hub_env.requests.values()) == asked  # the Hub was not contacted
+    out = tmp_path / "export.jsonl"
+    assert _cli(["export", run_id, str(out), "--store", str(db)], env).returncode == 0
+    golds = {r["item"]: r["gold"] for r in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
+    assert golds["t_en/0"] == "A" and golds["t_en/1"] == "B"  # the recorded golds (main now says B for all)
+    assert sum(hub_env.requests.values()) == asked
 
     # the cached release gone and the Hub answering 404: one line, no traceback
     shutil.rmtree(os.environ["HF_HOME"])
