@@ -479,7 +479,11 @@ def score(
     store: StoreOpt = DEFAULT_STORE,
     json_out: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Re-score a run's stored completions (never calls a model) and print its report."""
+    """Re-score a run's stored completions (never calls a model) and print its report.
+
+    A run of a Hub release is re-scored against the commit and file hashes it recorded, from the local
+    Hugging Face cache only (never what the Hub serves now); when that data is gone, one line says so."""
+    from .hub.pinned import pinned_to
     from .report.collect import resolve_run
     from .runner.engine import SCORER
     from .runner.rescore import rescore_run
@@ -489,9 +493,13 @@ def score(
         run = resolve_run(st, run_ref)
     except KeyError as e:
         fail(str(e.args[0]))
-    n = rescore_run(st, run)
-    typer.echo(f"re-scored {n} completions of run {run['run_id']}", err=True)
-    _report(st, [run["run_id"]], json_out, SCORER)
+    with pinned_to(run):
+        try:
+            n = rescore_run(st, run)
+        except (ValueError, FileNotFoundError) as e:  # DataError / HubError: the run's data cannot be read
+            fail(f"cannot re-score run {run['run_id']}: {e}")
+        typer.echo(f"re-scored {n} completions of run {run['run_id']}", err=True)
+        _report(st, [run["run_id"]], json_out, SCORER)
 
 
 @app.command()
@@ -765,7 +773,10 @@ def export(
 
 
 def _golds(run: dict[str, Any], st: Any) -> dict[str, Any]:
-    """Item key -> gold answer for a stored run (empty when its data cannot be loaded any more)."""
+    """Item key -> gold answer for a stored run (empty when its data cannot be loaded any more); an imported run's
+    golds are those it was scored against, a Hub run's come from the commit it recorded, never from what the Hub
+    serves now."""
+    from .hub.pinned import pinned_to
     from .runner.engine import load_items
     from .runner.rescore import spec_of
     from .store.imported import stored_items
@@ -773,7 +784,10 @@ def _golds(run: dict[str, Any], st: Any) -> dict[str, Any]:
     try:
         bench = registry.for_run(run)
         kept = stored_items(st, run["run_id"])  # an imported run: the golds it was scored against
-        return {it.key: it.gold for it in (kept or load_items(bench, spec_of(run)))}
+        if kept:
+            return {it.key: it.gold for it in kept}
+        with pinned_to(run):
+            return {it.key: it.gold for it in load_items(bench, spec_of(run))}
     except Exception:  # noqa: BLE001 - an export never fails for want of the data: golds are then null
         return {}
 

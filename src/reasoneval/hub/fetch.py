@@ -233,7 +233,13 @@ _MEMO: dict[tuple[str, str, str, bool], Release] = {}
 def resolve_release(benchmark: str, config: str | None = None, offline: bool | None = None,
                     revision: str | None = None) -> Release:
     """The loaders' entry point: local files, revision, commit and file hashes of one config (memoised per
-    process, so a run resolves each config once)."""
+    process, so a run resolves each config once). Inside ``pinned.pinned_to(run)`` (re-scoring a stored run):
+    the release that run recorded, from the cache only."""
+    from .pinned import pin_of, recorded_release
+
+    pin = pin_of(benchmark)
+    if pin is not None:
+        return recorded_release(pin, config)
     spec = release(benchmark)
     key = (benchmark, spec.config_for(config), spec.revision_for(revision), offline_mode(offline))
     if key not in _MEMO:

@@ -102,6 +102,8 @@ def merge(views: list[RunView]) -> list[Table]:
         for t in v.tables:
             key = (t.title, tuple(t.columns))
             if key not in merged:
-                merged[key] = Table(t.title, ["model", *differing, *t.columns], [], list(t.notes), t.kind)
-            merged[key].rows.extend([[*label, *r] for r in t.rows])
+                merged[key] = Table(t.title, ["model", *differing, *t.columns], [], [], t.kind)
+            m = merged[key]
+            m.rows.extend([[*label, *r] for r in t.rows])
+            m.notes.extend(n for n in t.notes if n not in m.notes)  # every run's notes (e.g. each one's scoring)
     return list(merged.values())

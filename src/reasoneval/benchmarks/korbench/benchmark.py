@@ -310,9 +310,12 @@ class KorBench(Benchmark):
             cats[r.subset].add(bool(v and v.correct), bool(v and v.detail.get("real_life")))
             if mode in SC_MODES:
                 rounds[r.subset].add([bool(t.verdict and t.verdict.correct) for t in r.turns])
-        tables = [report.table2([((), cats)], title=f"korbench ({mode}, {self.policy.name} scoring)")]
+        # the scoring policy is an option, shown in the report's label column: in the title, runs scored
+        # officially and corrected would make two tables of one row each instead of one table with both rows
+        tables = [report.table2([((), cats)], title=f"korbench ({mode})", mode=mode)]
+        tables[0].notes.append(f"Scoring: {self.policy.name}.")
         if mode in SC_MODES:
-            tables.append(report.self_correction_table([((), rounds)], title=f"korbench ({mode}) rounds"))
+            tables.append(report.self_correction_table([((), rounds)], title=f"korbench ({mode}) rounds", mode=mode))
         return tables + breakdown.breakdown_tables(self._rule_results(rows), self._rule_info, mode)
 
     def _rule_results(self, rows: list[ScoredRow]) -> list[breakdown.RuleResult]:
