@@ -1,4 +1,4 @@
-"""Every imported KOR-Bench item verdict against the release's own evaluation files.
+r"""Every imported KOR-Bench item verdict against the release's own evaluation files.
 
     python bench/korbench_import_check.py RELEASE [--store S]
 
