@@ -41,7 +41,7 @@ def test_score_uses_the_recorded_commit_offline(hub_env: FakeHub, tmp_path: Path
     db = tmp_path / "runs.db"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     try:
-        run = _cli(["run", "rbench:t_en", "--limit", "6", "--model", f"openai-compat/x@{server.url}",
+        run = _cli(["run", "rbench:t_en", "--limit", "6", "--limit-mode", "first", "--model", f"openai-compat/x@{server.url}",
                     "--store", str(db), "--no-progress", "--json"], env)
     finally:
         server.stop()

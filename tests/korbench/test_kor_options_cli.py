@@ -91,8 +91,7 @@ def test_generated_cipher_items_run_end_to_end_and_both_policies_stay_stored(tmp
     both = _cli("report", id_off, id_cor, "--store", db, "--json", cwd=tmp_path)
     assert both.returncode == 0, both.stderr
     (main,) = [t for t in json.loads(both.stdout)["tables"] if t["title"].startswith("korbench")]
-    assert [r[:2] for r in main["rows"]] == [["openai-compat/m@" + srv.url, "official"],
-                                             ["openai-compat/m@" + srv.url, "corrected"]]  # one row per run
+    assert [r[:2] for r in main["rows"]] == [["m", "official"], ["m", "corrected"]]  # one row per run
     # the prompt carries the item's own rule text; export rows carry prompt and gold
     out = tmp_path / "out.jsonl"
     assert _cli("export", id_off, str(out), "--store", db, cwd=tmp_path).returncode == 0
