@@ -16,7 +16,7 @@ llama_cpp = pytest.importorskip("llama_cpp")
 from reasoneval.models.base import ModelError  # noqa: E402
 from reasoneval.models.llamacpp import default_gguf  # noqa: E402
 
-SLICE = ["run", "korbench:operation", "--limit", "2", "--max-tokens", "24", "--temperature", "0",
+SLICE = ["run", "korbench:operation", "--limit", "2", "--limit-mode", "first", "--max-tokens", "24", "--temperature", "0",
          "--no-progress"]
 
 
