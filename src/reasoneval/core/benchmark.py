@@ -200,6 +200,31 @@ class Benchmark(ABC):
         """Why this row's verdict differs between the values of the ``scoring`` option (``rescore --diff``)."""
         return ""
 
+    # --- extension points of the generic layers (all optional; the defaults add nothing) -------------------
+
+    def cli(self, app: Any, generate: Any) -> None:
+        """Add this benchmark's own commands: ``app`` is the root ``typer.Typer`` (``reasoneval NAME ...``),
+        ``generate`` the ``reasoneval generate`` group (one subcommand per generator). Shared options (``--store``,
+        ``--json``, ``-O``) are in ``reasoneval.cli.common``."""
+        return None
+
+    def paper_tables(self, views: list[Any]) -> list[Table]:
+        """Tables that span several runs of this benchmark (``views``: the report's ``RunView`` of each run of
+        it, in order), printed after the per-run tables, e.g. the paper's layout beside its published numbers."""
+        return []
+
+    def dataset_tables(self, options: Mapping[str, Any]) -> list[Table]:
+        """``reasoneval stats NAME``: statistics of the release itself (no run needed)."""
+        raise NotImplementedError(f"{self.name} has no dataset statistics")
+
+    def figures(self, views: list[Any]) -> list[Any]:
+        """The paper's figures for this benchmark's runs (``report.plots.Plot`` objects), shown in HTML reports."""
+        return []
+
+    def releases(self) -> Mapping[str, Any]:
+        """The Hub releases this benchmark reads (name -> ``hub.releases.ReleaseSpec``), for ``reasoneval data``."""
+        return {}
+
 
 class BatchScorer(ABC):
     """Scores a batch of outside completions: ``submit`` starts one verdict and returns the function that

@@ -353,6 +353,11 @@ class FineReason(Benchmark):
                              {**detail, "other_scoring": off.extracted, "other_correct": off.correct,
                               "other_error": off.error})
 
+    def cli(self, app: Any, generate: Any) -> None:
+        from .cli import add_commands
+
+        add_commands(app, generate)
+
     def diff_reason(self, row: OutsideRow, final_text: str) -> str:
         """The cause of the disagreement between the two readings of this answer (``rescore --diff``;
         ``diff_cause``)."""

@@ -271,6 +271,11 @@ class KorBench(Benchmark):
     def batch_scorer(self) -> BatchScorer:
         return KorBatch(self)
 
+    def cli(self, app: Any, generate: Any) -> None:
+        from .commands import add_commands
+
+        add_commands(app, generate)
+
     def diff_reason(self, row: OutsideRow, final_text: str) -> str:
         """The fix(es) of corrected scoring that flip this answer's verdict."""
         def correct_under(pol: ScoringPolicy) -> bool:

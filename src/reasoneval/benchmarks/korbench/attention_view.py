@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from ... import __version__
+from ...report.html import _asset, _sha256, esc
+from ...report.plots import _figure, _png, matplotlib_missing
 from .attention import AttentionView
-from .html import _asset, _sha256, esc
-from .plots import _figure, _png, matplotlib_missing
 
 LEVELS = 10
 _CSS = "".join(f".a{k}{{background:rgba(190,40,30,{0.85 * k / (LEVELS - 1):.3f})}}" for k in range(LEVELS)) + """

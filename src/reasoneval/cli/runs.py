@@ -1,6 +1,6 @@
 """CLI commands on stored runs: ``rm`` (delete runs) and ``show`` (one item across runs, side by side).
 
-Attached to the main app by ``register(app)`` (one line in ``cli.py``).
+Attached to the main app by ``register(app)`` (``cli/__init__.py``).
 """
 
 from __future__ import annotations
@@ -11,18 +11,18 @@ from typing import Annotated
 
 import typer
 
-StoreOpt = Annotated[Path, typer.Option("--store", envvar="REASONEVAL_STORE", help="SQLite run store")]
+from .common import DEFAULT_STORE, StoreOpt
 
 
 def rm(
     runs: Annotated[list[str], typer.Argument(help="run ids (or unique prefixes)")],
-    store: StoreOpt = Path("reasoneval.db"),
+    store: StoreOpt = DEFAULT_STORE,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="delete without asking")] = False,
 ) -> None:
     """Delete runs with their completions and verdicts (the response cache stays, so a re-run is free)."""
-    from .. import cli
-    from .collect import resolve_run
-    from .compare import plain
+    from ..report.collect import resolve_run
+    from ..report.compare import plain
+    from . import common as cli
 
     st = cli._existing_store(store)
     try:
@@ -53,14 +53,14 @@ def rm(
 def show(
     item: Annotated[str, typer.Argument(help="item key, e.g. cipher/12")],
     runs: Annotated[list[str], typer.Argument(help="two or more run ids (or unique prefixes); the first is the reference")],
-    store: StoreOpt = Path("reasoneval.db"),
+    store: StoreOpt = DEFAULT_STORE,
     html: Annotated[Path | None, typer.Option("--html", help="write the side-by-side view as an HTML page")] = None,
 ) -> None:
     """One item across several runs side by side: verdicts, extracted answers and completions, with the
     differences from the first run marked."""
-    from .. import cli
     from ..core.outfile import OutputError, check_target, write_text
-    from .compare import item_sides, to_html, to_text
+    from ..report.compare import item_sides, to_html, to_text
+    from . import common as cli
 
     if html is not None:
         try:

@@ -1,6 +1,6 @@
 """``reasoneval attention korbench:<subset> --item IDX``: the rule-focused attention view (KOR-Bench App. F.3 / H).
 
-Attached to the main app with one line in ``cli.py``. The computation is :mod:`.attention`, the rendering
+Added to the main app by ``KorBench.cli``. The computation is :mod:`.attention`, the rendering
 :mod:`.attention_view`.
 """
 
@@ -11,14 +11,14 @@ from typing import Annotated, Any
 
 import typer
 
-from ..core.types import Prompt
+from ...core.types import Prompt
 
 
 def _stored(store: Path, run_ref: str, subset: str, idx: str) -> tuple[str, Prompt, str]:
     """(answer text, prompt sent, label) of item ``subset/idx`` in a stored zero-shot KOR-Bench run."""
-    from .. import cli
+    from ...cli import common as cli
 
-    st = cli._existing_store(store, readonly=True)
+    st = cli.existing_store(store, readonly=True)
     try:
         run = st.get_run(run_ref)
         if run is None:
@@ -53,16 +53,16 @@ def attention(
 ) -> None:
     """Attention of the top (retrieval) heads over the rule's spans for one KOR-Bench item: layer x head heat map
     and the rule text shaded per head (KOR-Bench App. F.3 / H)."""
-    from .. import cli
-    from ..benchmarks.korbench.data import CATEGORIES
-    from ..models.base import ModelError
+    from ...cli import common as cli
+    from ...models.base import ModelError
     from . import attention as att
     from .attention_view import write
+    from .data import CATEGORIES
 
     name, _, subset = target.partition(":")
     if name != "korbench" or subset not in CATEGORIES:
         cli.fail(f"attention takes korbench:<subset> with a subset in {', '.join(CATEGORIES)}")
-    bench = cli._bench_with_options(name, options, data)
+    bench = cli.bench_with_options(name, options, data)
     prompt: Prompt | None = None
     source = "--answer" if answer is not None else "gold"
     if answer is None and run is not None:

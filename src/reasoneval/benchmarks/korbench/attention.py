@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.types import Item, Prompt
-from ..models.base import ModelError
+from ...core.types import Item, Prompt
+from ...models.base import ModelError
 
 SPANS = ("rule", "question", "answer")  # every other token is "template"
 
@@ -78,7 +78,7 @@ class AttentionView:
 def load_model(spec: str | None) -> tuple[str, Any, Any]:
     """(label, model, tokenizer) with eager attention. ``None``/``hf/default``: the shipped SmolLM2 GGUF;
     ``hf/<folder>``: a local transformers model; ``hf/<file.gguf>``: any local GGUF."""
-    from ..models.llamacpp import default_gguf
+    from ...models.llamacpp import default_gguf
 
     if spec in (None, "", "default", "hf/default"):
         path = default_gguf()
@@ -132,7 +132,7 @@ def load_gguf(path: Path) -> tuple[Any, Any]:
 
 def render(tok: Any, prompt: Prompt) -> str:
     """The prompt as the hf backend sends it (chat template, generation prompt)."""
-    from ..models.hf import HFBackend
+    from ...models.hf import HFBackend
 
     return HFBackend("hf/attention", "", model=object(), tokenizer=tok).render(prompt)
 

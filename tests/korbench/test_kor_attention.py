@@ -16,10 +16,10 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("gguf")
 
+from reasoneval.benchmarks.korbench import attention as att  # noqa: E402
+from reasoneval.benchmarks.korbench import attention_view  # noqa: E402
 from reasoneval.core import registry  # noqa: E402
 from reasoneval.models.base import ModelError  # noqa: E402
-from reasoneval.report import attention as att  # noqa: E402
-from reasoneval.report import attention_view  # noqa: E402
 
 HOSTILE = "<img src=x onerror=alert(1)> [[24]]"
 SUBSET, IDX = "operation", "1"

@@ -8,18 +8,17 @@ from typing import Annotated, Any
 
 import typer
 
-from .calls import Context
-from .params import from_mapping
-from .rows import BuildError, read_rows, write_rows
+from ..builder.calls import Context
+from ..builder.params import from_mapping
+from ..builder.rows import BuildError, read_rows, write_rows
+from .common import DEFAULT_STORE, StoreOpt
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Build a new version of a benchmark: filters, options, translation, variants, recipes.")
 
-StoreOpt = Annotated[Path, typer.Option("--store", envvar="REASONEVAL_STORE", help="SQLite run store")]
 ConcOpt = Annotated[int, typer.Option(min=1, help="requests in flight")]
 ReportOpt = Annotated[Path | None, typer.Option("--report", help="write the step's report (JSON) here")]
 ParamOpt = Annotated[list[str] | None, typer.Option("--param", "-p", help="more step parameters key=value (YAML values)")]
-DEFAULT_STORE = Path("reasoneval.db")
 
 
 def _fail(msg: str) -> typer.Exit:
@@ -42,7 +41,7 @@ def _extra(pairs: list[str] | None) -> dict[str, Any]:
 def run_step(name: str, inp: Path | None, out: Path, values: dict[str, Any], store: Path, concurrency: int,
              report: Path | None, progress: bool = False) -> None:
     """Read ``inp``, run step ``name``, write ``out``; print a summary and write the report."""
-    from .steps import all_steps
+    from ..builder.steps import all_steps
 
     steps = all_steps()
     ctx = Context(store=store, concurrency=concurrency, progress=progress, workdir=out.parent / "build-work")
@@ -73,7 +72,7 @@ def recipe(
     progress: bool = False,
 ) -> None:
     """Run every step of a recipe; writes the files and OUT/manifest.json (what came from where)."""
-    from .recipe import run_recipe
+    from ..builder.recipe import run_recipe
 
     try:
         manifest = run_recipe(path, out, store, concurrency, progress)

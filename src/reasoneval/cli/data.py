@@ -6,9 +6,9 @@ from typing import Annotated
 
 import typer
 
-from .cache import Manifest, check_file, hf_cache_dir, manifests, read_ref
-from .fetch import HubError, pull
-from .releases import RELEASES, ReleaseSpec, release
+from ..hub.cache import Manifest, check_file, hf_cache_dir, manifests, read_ref
+from ..hub.fetch import HubError, pull
+from ..hub.releases import RELEASES, ReleaseSpec, release
 
 app = typer.Typer(help="Benchmark releases from the Hugging Face Hub: pull, list, verify.", no_args_is_help=True)
 
