@@ -16,7 +16,7 @@ import typer
 from ..core import registry
 from . import catalogue, run, tables
 from .build import app as build_app
-from .common import app
+from .common import CommandGroups, app
 from .data import app as data_app
 from .runs import register as register_runs
 from .stats import register as register_stats
@@ -32,13 +32,14 @@ app.add_typer(catalogue.generate_app, name="generate")
 
 
 def _benchmark_commands() -> None:
+    groups = CommandGroups(app, catalogue.generate_app, build_app)
     for name in registry.names():
         try:
             bench = registry.get(name)
         except Exception as e:  # noqa: BLE001 - a broken plugin must not take the whole CLI down
             print(f"warning: benchmark {name!r} could not be loaded: {e}", file=sys.stderr)
             continue
-        bench.cli(app, catalogue.generate_app)
+        bench.cli(groups)
 
 
 _benchmark_commands()

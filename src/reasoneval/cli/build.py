@@ -26,7 +26,7 @@ def _fail(msg: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def _extra(pairs: list[str] | None) -> dict[str, Any]:
+def extra_params(pairs: list[str] | None) -> dict[str, Any]:
     import yaml
 
     out: dict[str, Any] = {}
@@ -41,7 +41,7 @@ def _extra(pairs: list[str] | None) -> dict[str, Any]:
 def run_step(name: str, inp: Path | None, out: Path, values: dict[str, Any], store: Path, concurrency: int,
              report: Path | None, progress: bool = False) -> None:
     """Read ``inp``, run step ``name``, write ``out``; print a summary and write the report."""
-    from ..builder.steps import all_steps
+    from ..builder.catalog import all_steps
 
     steps = all_steps()
     ctx = Context(store=store, concurrency=concurrency, progress=progress, workdir=out.parent / "build-work")
@@ -86,24 +86,10 @@ def recipe(
 
 
 @app.command()
-def options(
-    inp: Annotated[Path, typer.Argument(help="rows: id, question, answer (free text), [lang, subject, ...]")],
-    out: Annotated[Path, typer.Argument(help="R-Bench rows (e.g. rbench-t_en.jsonl)")],
-    model: Annotated[str, typer.Option(help="model that writes the options")],
-    seed: int = 0,
-    min_gap: Annotated[float, typer.Option(help="relative gap numeric options keep")] = 0.05,
-    store: StoreOpt = DEFAULT_STORE, concurrency: ConcOpt = 16, report: ReportOpt = None, param: ParamOpt = None,
-) -> None:
-    """R-Bench options: five model-written + the fixed 'All other answers are incorrect', shuffled with a seed."""
-    run_step("options", inp, out, {"model": model, "seed": seed, "min_gap": min_gap, **_extra(param)}, store,
-             concurrency, report)
-
-
-@app.command()
 def difficulty(
     inp: Annotated[Path, typer.Argument(help="rows in the benchmark's format")],
     out: Annotated[Path, typer.Argument()],
-    target: Annotated[str, typer.Option(help="benchmark[:subset] evaluating the rows, e.g. rbench:t_en")] = "",
+    target: Annotated[str, typer.Option(help="benchmark[:subset] evaluating the rows (reasoneval list)")] = "",
     model: Annotated[list[str] | None, typer.Option("--model", help="model run on the rows (repeatable)")] = None,
     run: Annotated[list[str] | None, typer.Option("--run", help="stored run read (repeatable)")] = None,
     max_pass: float = 0.5, min_pass: float = 0.0,
@@ -111,7 +97,7 @@ def difficulty(
 ) -> None:
     """Keep rows whose mean pass rate over the chosen models is between --min-pass and --max-pass."""
     run_step("difficulty", inp, out, {"target": target, "models": model or [], "runs": run or [],
-                                      "max_pass": max_pass, "min_pass": min_pass, **_extra(param)},
+                                      "max_pass": max_pass, "min_pass": min_pass, **extra_params(param)},
              store, concurrency, report)
 
 
@@ -127,7 +113,7 @@ def reasoning(
 ) -> None:
     """Keep rows whose reasoning model used at least --min-tokens reasoning tokens (else completion tokens)."""
     run_step("reasoning", inp, out, {"min_tokens": min_tokens, "target": target, "model": model,
-                                     "runs": run or [], **_extra(param)}, store, concurrency, report)
+                                     "runs": run or [], **extra_params(param)}, store, concurrency, report)
 
 
 @app.command()
@@ -156,47 +142,3 @@ def dedup(
     """Drop near-duplicates within the set and against other sets (packaged MiniLM embeddings)."""
     run_step("dedup", inp, out, {"threshold": threshold, "against": against or [], "field": field,
                                  "within": within}, DEFAULT_STORE, 1, report)
-
-
-@app.command()
-def translate(
-    inp: Annotated[Path, typer.Argument()],
-    out: Annotated[Path, typer.Argument(help="translated rows (e.g. rbench-t_zh.jsonl)")],
-    model: Annotated[str, typer.Option(help="translating model")],
-    to: Annotated[str, typer.Option(help="en | zh")] = "zh",
-    back_model: Annotated[str | None, typer.Option(help="model of the back-translation (default: --model)")] = None,
-    threshold: Annotated[float, typer.Option(help="round-trip similarity a translation needs")] = 0.8,
-    on_fail: Annotated[str, typer.Option(help="drop | keep (marked)")] = "drop",
-    store: StoreOpt = DEFAULT_STORE, concurrency: ConcOpt = 16, report: ReportOpt = None, param: ParamOpt = None,
-) -> None:
-    """Translate EN<->ZH with a model; round-trip consistency check (back-translation compared)."""
-    run_step("translate", inp, out, {"model": model, "to": to, "back_model": back_model, "threshold": threshold,
-                                     "on_fail": on_fail, **_extra(param)}, store, concurrency, report)
-
-
-@app.command()
-def variants(
-    inp: Annotated[Path, typer.Argument(help="General365 seed rows (id, question, answer, answer_type, ...)")],
-    out: Annotated[Path, typer.Argument()],
-    model: Annotated[str, typer.Option(help="model that writes the variants")],
-    n: Annotated[int, typer.Option("--n", min=1, help="variants per seed")] = 3,
-    seed: int = 0,
-    keep_seeds: bool = False,
-    store: StoreOpt = DEFAULT_STORE, concurrency: ConcOpt = 16, report: ReportOpt = None, param: ParamOpt = None,
-) -> None:
-    """General365: N model-written variants per seed (select with difficulty and dedup, e.g. in a recipe)."""
-    run_step("variants", inp, out, {"model": model, "n": n, "seed": seed, "keep_seeds": keep_seeds,
-                                    **_extra(param)}, store, concurrency, report)
-
-
-@app.command("kor-mixed")
-def kor_mixed(
-    out: Annotated[Path, typer.Argument(help="e.g. mixed/Multi-Q.jsonl")],
-    set_name: Annotated[str, typer.Option("--set", help="Multi-Q | Multi-R | Multi-RQ")] = "Multi-Q",
-    n: Annotated[int, typer.Option("--n", min=1)] = 100,
-    seed: int = 0,
-    data: Annotated[str | None, typer.Option(help="KOR-Bench data root (default: packaged)")] = None,
-    report: ReportOpt = None,
-) -> None:
-    """A new KOR-Bench mixed set (Multi-Q/R/RQ) drawn with a seed."""
-    run_step("kor-mixed", None, out, {"set": set_name, "n": n, "seed": seed, "data": data}, DEFAULT_STORE, 1, report)

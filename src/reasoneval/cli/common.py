@@ -8,6 +8,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -122,3 +123,12 @@ def stdout_guard() -> Iterator[None]:
 
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the result as JSON")]
+
+
+@dataclass(frozen=True)
+class CommandGroups:
+    """Where a benchmark adds its commands (``Benchmark.cli``)."""
+
+    root: typer.Typer
+    generate: typer.Typer
+    build: typer.Typer

@@ -202,10 +202,11 @@ class Benchmark(ABC):
 
     # --- extension points of the generic layers (all optional; the defaults add nothing) -------------------
 
-    def cli(self, app: Any, generate: Any) -> None:
-        """Add this benchmark's own commands: ``app`` is the root ``typer.Typer`` (``reasoneval NAME ...``),
-        ``generate`` the ``reasoneval generate`` group (one subcommand per generator). Shared options (``--store``,
-        ``--json``, ``-O``) are in ``reasoneval.cli.common``."""
+    def cli(self, groups: Any) -> None:
+        """Add this benchmark's own commands to ``groups`` (``reasoneval.cli.common.CommandGroups``): ``root``
+        (``reasoneval CMD``), ``generate`` (``reasoneval generate NAME``, one per generator) and ``build``
+        (``reasoneval build STEP``), each a ``typer.Typer``. Shared options (``--store``, ``--json``, ``-O``) are
+        in ``reasoneval.cli.common``."""
         return None
 
     def paper_tables(self, views: list[Any]) -> list[Table]:
@@ -220,6 +221,11 @@ class Benchmark(ABC):
     def figures(self, views: list[Any]) -> list[Any]:
         """The paper's figures for this benchmark's runs (``report.plots.Plot`` objects), shown in HTML reports."""
         return []
+
+    def build_steps(self) -> None:
+        """Import the modules that define this benchmark's ``reasoneval build`` steps (each registers itself with
+        ``builder.steps.step``)."""
+        return None
 
     def releases(self) -> Mapping[str, Any]:
         """The Hub releases this benchmark reads (name -> ``hub.releases.ReleaseSpec``), for ``reasoneval data``."""

@@ -353,10 +353,10 @@ class FineReason(Benchmark):
                              {**detail, "other_scoring": off.extracted, "other_correct": off.correct,
                               "other_error": off.error})
 
-    def cli(self, app: Any, generate: Any) -> None:
+    def cli(self, groups: Any) -> None:
         from .cli import add_commands
 
-        add_commands(app, generate)
+        add_commands(groups)
 
     def diff_reason(self, row: OutsideRow, final_text: str) -> str:
         """The cause of the disagreement between the two readings of this answer (``rescore --diff``;

@@ -283,7 +283,7 @@ def generate_finereason(
         generate_cmd(puzzle, n, seed, from_path)
 
 
-def add_commands(root: Any, generate: Any) -> None:
+def add_commands(groups: Any) -> None:
     """``reasoneval finereason ...`` and ``reasoneval generate finereason``."""
-    root.add_typer(app, name="finereason", help="FineReason tools: label, generate, export, sweep, transfer")
-    generate.command("finereason")(generate_finereason)
+    groups.root.add_typer(app, name="finereason", help="FineReason tools: label, generate, export, sweep, transfer")
+    groups.generate.command("finereason")(generate_finereason)

@@ -182,6 +182,14 @@ class General365(Benchmark):
     def prompt_version(self, mode: str) -> str:
         return f"{PROMPT_VERSION}:{mode}"
 
+    def cli(self, groups: Any) -> None:
+        from .commands import add_commands
+
+        add_commands(groups)
+
+    def build_steps(self) -> None:
+        from . import build_variants  # noqa: F401 - each registers its steps
+
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         return analysis.all_tables(self.to_scored(rows), mode)
 

@@ -271,10 +271,10 @@ class KorBench(Benchmark):
     def batch_scorer(self) -> BatchScorer:
         return KorBatch(self)
 
-    def cli(self, app: Any, generate: Any) -> None:
+    def cli(self, groups: Any) -> None:
         from .commands import add_commands
 
-        add_commands(app, generate)
+        add_commands(groups)
 
     def diff_reason(self, row: OutsideRow, final_text: str) -> str:
         """The fix(es) of corrected scoring that flip this answer's verdict."""
@@ -285,6 +285,9 @@ class KorBench(Benchmark):
         return explain(correct_under)
 
     # -- summaries ----------------------------------------------------------------------------------
+    def build_steps(self) -> None:
+        from . import build_mixed  # noqa: F401 - each registers its steps
+
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         # API failures are not wrong answers in any mode: they are left out of every table and counted in a note
         errors = sum(1 for r in rows if _is_error(r))

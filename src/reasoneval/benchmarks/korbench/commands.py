@@ -1,14 +1,17 @@
-"""KOR-Bench's own commands, added by ``KorBench.cli``: ``reasoneval attention korbench:<subset>`` and
-``reasoneval generate korbench-cipher``."""
+"""KOR-Bench's own commands, added by ``KorBench.cli``: ``reasoneval attention korbench:<subset>``,
+``reasoneval generate korbench-cipher`` and ``reasoneval build kor-mixed``."""
 
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from ...cli.build import ReportOpt, run_step
+from ...cli.common import DEFAULT_STORE
 from .attention_cli import attention
 
 
@@ -27,6 +30,19 @@ def generate_cipher(
         sys.stdout.write(json.dumps(it, ensure_ascii=False) + "\n")
 
 
-def add_commands(app: Any, generate: Any) -> None:
-    app.command("attention")(attention)
-    generate.command("korbench-cipher")(generate_cipher)
+def kor_mixed(
+    out: Annotated[Path, typer.Argument(help="e.g. mixed/Multi-Q.jsonl")],
+    set_name: Annotated[str, typer.Option("--set", help="Multi-Q | Multi-R | Multi-RQ")] = "Multi-Q",
+    n: Annotated[int, typer.Option("--n", min=1)] = 100,
+    seed: int = 0,
+    data: Annotated[str | None, typer.Option(help="KOR-Bench data root (default: packaged)")] = None,
+    report: ReportOpt = None,
+) -> None:
+    """A new KOR-Bench mixed set (Multi-Q/R/RQ) drawn with a seed."""
+    run_step("kor-mixed", None, out, {"set": set_name, "n": n, "seed": seed, "data": data}, DEFAULT_STORE, 1, report)
+
+
+def add_commands(groups: Any) -> None:
+    groups.root.command("attention")(attention)
+    groups.generate.command("korbench-cipher")(generate_cipher)
+    groups.build.command("kor-mixed")(kor_mixed)

@@ -99,6 +99,14 @@ class RBench(Benchmark):
             out.update({it.key: _meta(it) for it in items})
         return out
 
+    def cli(self, groups: Any) -> None:
+        from .commands import add_commands
+
+        add_commands(groups)
+
+    def build_steps(self) -> None:
+        from . import build_options, build_translate  # noqa: F401 - each registers its steps
+
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         index: dict[str, dict[str, Any]] | None = None
         scored = []

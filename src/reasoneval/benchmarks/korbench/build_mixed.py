@@ -11,15 +11,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .calls import Context
-from .rows import BuildError, Row
-from .steps import StepResult, step
+from ...builder.calls import Context
+from ...builder.rows import BuildError, Row
+from ...builder.steps import StepResult, step
 
 SETS = ("Multi-Q", "Multi-R", "Multi-RQ")
 
 
 def _by_rule(data: Any) -> dict[tuple[str, str], list[str]]:
-    from ..benchmarks.korbench.data import CATEGORIES
+    from .data import CATEGORIES
 
     out: dict[tuple[str, str], list[str]] = {}
     for cat in CATEGORIES:
@@ -74,7 +74,7 @@ class KorMixedParams:
 
 @step("kor-mixed", KorMixedParams, "new KOR-Bench Multi-Q / Multi-R / Multi-RQ sets drawn with a seed")
 def kor_mixed(rows: list[Row], p: KorMixedParams, ctx: Context) -> StepResult:
-    from ..benchmarks.korbench.data import KorData, default_data
+    from .data import KorData, default_data
 
     data = KorData(Path(p.data)) if p.data else default_data()
     out = draw(p.set, p.n, p.seed, data)

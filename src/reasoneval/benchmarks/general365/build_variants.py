@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.types import GenParams, Prompt
-from .calls import Context, ask
-from .jsonreply import json_value
-from .rows import BuildError, Row, question_text, row_id
-from .steps import StepResult, step
+from ...builder.calls import Context, ask
+from ...builder.jsonreply import json_value
+from ...builder.rows import BuildError, Row, question_text, row_id
+from ...builder.steps import StepResult, step
+from ...core.types import GenParams, Prompt
 
 PROMPT = """You write new problems for a general-reasoning benchmark that needs only K-12 knowledge.
 

@@ -19,11 +19,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.types import GenParams, Prompt
-from .calls import Context, ask
-from .jsonreply import json_value
-from .rows import BuildError, Row, row_id
-from .steps import StepResult, step
+from ...builder.calls import Context, ask
+from ...builder.jsonreply import json_value
+from ...builder.rows import BuildError, Row, row_id
+from ...builder.steps import StepResult, step
+from ...core.types import GenParams, Prompt
 
 NAMES = {"en": ("English", "英文"), "zh": ("Chinese", "中文")}
 PROMPT = """Translate the JSON below from {src} to {dst}. Translate the string values only; keep the keys, \
@@ -68,7 +68,7 @@ def numbers(doc: dict[str, Any]) -> Counter[str]:
 def similarity(a: str, b: str, lang: str) -> tuple[float, str]:
     """(score, measure) of an original and its back-translation."""
     if lang == "en":
-        from .dedup import vectors
+        from ...builder.dedup import vectors
 
         v = vectors([a, b])
         return float(v[0] @ v[1]), "minilm-cosine"

@@ -15,11 +15,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.types import GenParams, Prompt
-from .calls import Context, ask
-from .jsonreply import json_value
-from .rows import BuildError, Row, question_text, row_id
-from .steps import StepResult, step
+from ...builder.calls import Context, ask
+from ...builder.jsonreply import json_value
+from ...builder.rows import BuildError, Row, question_text, row_id
+from ...builder.steps import StepResult, step
+from ...core.types import GenParams, Prompt
 
 NONE_CORRECT = {"en": "All other answers are incorrect", "zh": "其他答案都不正确"}
 LETTERS = "ABCDEF"
