@@ -132,3 +132,8 @@ class CommandGroups:
     root: typer.Typer
     generate: typer.Typer
     build: typer.Typer
+
+
+def benchmark_names() -> str:
+    """``a | b | c``: the registered benchmarks, for help texts (read from the entry points, never written out)."""
+    return " | ".join(registry.names())

@@ -8,7 +8,7 @@ import typer
 
 from ..hub.cache import Manifest, check_file, hf_cache_dir, manifests, read_ref
 from ..hub.fetch import HubError, pull
-from ..hub.releases import RELEASES, ReleaseSpec, release
+from ..hub.releases import ReleaseSpec, all_releases, release
 
 app = typer.Typer(help="Benchmark releases from the Hugging Face Hub: pull, list, verify.", no_args_is_help=True)
 
@@ -30,7 +30,7 @@ def _configs(spec: ReleaseSpec, subsets: str) -> list[str]:
 
 def _targets(target: str | None) -> list[tuple[ReleaseSpec, list[str]]]:
     if not target:
-        return [(s, list(s.configs)) for s in RELEASES.values() if s.pull_all]
+        return [(s, list(s.configs)) for s in all_releases().values() if s.pull_all]
     name, _, subsets = target.partition(":")
     spec = release(name)
     return [(spec, _configs(spec, subsets))]
@@ -46,7 +46,7 @@ def _size(n: int) -> str:
 
 @app.command("pull")
 def pull_cmd(
-    target: Annotated[str | None, typer.Argument(help="rbench | rbench:t_en,m_en | general365 (default: all)")] = None,
+    target: Annotated[str | None, typer.Argument(help="release[:config,...] (default: all; `reasoneval data list`)")] = None,
     revision: Annotated[str | None, typer.Option(help="branch, tag or commit sha (default: the pinned one)")] = None,
     offline: Annotated[bool, typer.Option("--offline", help="only check the cache (no network)")] = False,
     force: Annotated[bool, typer.Option("--force", help="download again even if cached")] = False,
@@ -69,7 +69,7 @@ def list_cmd() -> None:
     """Known releases, their pins, and what the cache holds."""
     cache = hf_cache_dir()
     typer.echo(f"cache: {cache}")
-    for spec in RELEASES.values():
+    for spec in all_releases().values():
         rev = spec.revision_for()
         at = read_ref(spec.repo_id, rev, cache)
         typer.echo(f"{spec.benchmark}: {spec.repo_id} pinned {rev}"
@@ -82,7 +82,7 @@ def list_cmd() -> None:
 
 @app.command("verify")
 def verify_cmd(
-    target: Annotated[str | None, typer.Argument(help="rbench | general365 (default: all)")] = None,
+    target: Annotated[str | None, typer.Argument(help="release (default: all)")] = None,
 ) -> None:
     """Re-hash every cached release file against its recorded sha256 (exit 1 on any mismatch)."""
     cache = hf_cache_dir()

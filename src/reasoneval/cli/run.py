@@ -21,6 +21,7 @@ from .common import (
     StoreOpt,
     app,
     bench_with_options,
+    benchmark_names,
     existing_store,
     fail,
     print_report,
@@ -33,7 +34,7 @@ def _say(line: str) -> None:
 
 @app.command()
 def run(
-    target: Annotated[str, typer.Argument(help="benchmark[:subset], e.g. korbench:cipher")],
+    target: Annotated[str, typer.Argument(help=f"benchmark[:subset]: {benchmark_names()} (`reasoneval list` shows the subsets)")],
     model: Annotated[str, typer.Option(help="llamacpp/default | openai/<m> | openai-compat/<m>@URL[,URL] | anthropic/<m> | hf/<path> | vllm/<path>")] = "llamacpp/default",
     mode: Annotated[str | None, typer.Option(help="protocol (see `reasoneval list`)")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="N items of EACH subset (default: all): a seeded sample keeping the labels' and categories' shares (--limit-mode first: the first N)")] = None,
@@ -50,7 +51,7 @@ def run(
     extra_body: Annotated[str | None, typer.Option(help="JSON object merged into every request body (provider fields)")] = None,
     settings: Annotated[str | None, typer.Option(help="named generation settings, e.g. paper (`reasoneval list` shows them)")] = None,
     stream: Annotated[bool, typer.Option(help="stream HTTP responses to measure time to first answer token (not part of the run id)")] = True,
-    judge: Annotated[str | None, typer.Option(help="judge model spec (General365 text/choice items)")] = None,
+    judge: Annotated[str | None, typer.Option(help="judge model spec (for the benchmarks that use one)")] = None,
     retry_errors: Annotated[bool, typer.Option("--retry-errors", help="re-ask only failed calls")] = False,
     executor: Annotated[str, typer.Option(help="local | ray")] = "local",
     ray_address: Annotated[str | None, typer.Option(help="ray://host:port (default: start a local cluster)")] = None,
@@ -314,11 +315,11 @@ def score(
 
 @app.command()
 def rescore(
-    benchmark: Annotated[str, typer.Argument(help="korbench | finereason | rbench | general365")],
+    benchmark: Annotated[str, typer.Argument(help=benchmark_names())],
     paths: Annotated[list[str], typer.Argument(help="files or folders of completions made elsewhere")],
     jsonl: Annotated[bool, typer.Option("--jsonl", help="one verdict object per item on stdout")] = False,
     scoring: Annotated[str | None, typer.Option(help="official | corrected (KOR-Bench; same as -O scoring=...)")] = None,
-    mode: Annotated[str | None, typer.Option(help="protocol, where the benchmark has several (e.g. General365 paper|cascade)")] = None,
+    mode: Annotated[str | None, typer.Option(help="protocol, where the benchmark has several (`reasoneval list`)")] = None,
     diff: Annotated[bool, typer.Option("--diff", help="list items where official and corrected disagree")] = False,
     judge: Annotated[str | None, typer.Option(help="judge model spec")] = None,
     option: OptionsOpt = None,

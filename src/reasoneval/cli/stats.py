@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import DEFAULT_STORE, StoreOpt
+from .common import DEFAULT_STORE, StoreOpt, benchmark_names
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the tables as JSON")]
 SeedOpt = Annotated[int, typer.Option(help="seed of the bootstrap / random draws")]
@@ -94,7 +94,7 @@ def ablation(
 
 
 def stats_cmd(
-    benchmark: Annotated[str, typer.Argument(help="korbench | finereason | rbench | general365")],
+    benchmark: Annotated[str, typer.Argument(help=benchmark_names())],
     data: Annotated[str | None, typer.Option(help="dataset folder (default: the benchmark's)")] = None,
     outputs: Annotated[Path | None, typer.Option(help="raw model outputs (KOR-Bench release layout) for output-token stats")] = None,
     json_out: JsonOpt = False,

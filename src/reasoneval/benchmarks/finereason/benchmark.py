@@ -35,6 +35,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from reasoneval.hub.releases import ReleaseSpec
+
 from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
 from ...core.errors import DataError, OptionError
 from ...core.hashing import hash_files, sha256_text
@@ -368,6 +370,11 @@ class FineReason(Benchmark):
         return diff_cause(row.item.subset, row.mode, row.item.data, c.text or "", final_text, cut_off, self.strict)
 
     # -- summaries ----------------------------------------------------------------------------------
+    def releases(self) -> dict[str, ReleaseSpec]:
+        from .release import RELEASE
+
+        return {RELEASE.benchmark: RELEASE}
+
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         by: dict[str, list[Verdict | None]] = defaultdict(list)
         for r in rows:

@@ -21,6 +21,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from reasoneval.hub.releases import ReleaseSpec
+
 from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
 from ...core.errors import DataError
 from ...core.hashing import hash_files
@@ -189,6 +191,11 @@ class General365(Benchmark):
 
     def build_steps(self) -> None:
         from . import build_variants  # noqa: F401 - each registers its steps
+
+    def releases(self) -> dict[str, ReleaseSpec]:
+        from .release import RELEASE
+
+        return {RELEASE.benchmark: RELEASE}
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         return analysis.all_tables(self.to_scored(rows), mode)

@@ -11,6 +11,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from reasoneval.hub.releases import ReleaseSpec
+
 from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
 from ...core.hashing import hash_files
 from ...core.records import DataError, Record, configured, data_files, data_path, read_records
@@ -106,6 +108,11 @@ class RBench(Benchmark):
 
     def build_steps(self) -> None:
         from . import build_options, build_translate  # noqa: F401 - each registers its steps
+
+    def releases(self) -> dict[str, ReleaseSpec]:
+        from .release import RELEASE
+
+        return {RELEASE.benchmark: RELEASE}
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         index: dict[str, dict[str, Any]] | None = None
