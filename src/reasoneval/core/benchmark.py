@@ -6,6 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, ClassVar
 
 from .errors import DataError
@@ -214,9 +215,10 @@ class Benchmark(ABC):
         it, in order), printed after the per-run tables, e.g. the paper's layout beside its published numbers."""
         return []
 
-    def dataset_tables(self, options: Mapping[str, Any]) -> list[Table]:
-        """``reasoneval stats NAME``: statistics of the release itself (no run needed)."""
-        raise NotImplementedError(f"{self.name} has no dataset statistics")
+    def dataset_tables(self, data: str | None, outputs: Path | None) -> list[Table] | None:
+        """``reasoneval stats NAME``: statistics of the release itself (``data``: another copy of it; ``outputs``:
+        a folder of the paper's raw outputs, where a table needs them). None: the generic tables."""
+        return None
 
     def figures(self, views: list[Any]) -> list[Any]:
         """The paper's figures for this benchmark's runs (``report.plots.Plot`` objects), shown in HTML reports."""

@@ -375,6 +375,12 @@ class FineReason(Benchmark):
 
         return {RELEASE.benchmark: RELEASE}
 
+    def paper_tables(self, views: list[Any]) -> list[Table]:
+        from .paper_tables import finereason_table3
+
+        t = finereason_table3(views)
+        return [] if t is None else [t]
+
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         by: dict[str, list[Verdict | None]] = defaultdict(list)
         for r in rows:

@@ -197,6 +197,16 @@ class General365(Benchmark):
 
         return {RELEASE.benchmark: RELEASE}
 
+    def dataset_tables(self, data: str | None, outputs: Path | None) -> list[Table] | None:
+        from .dataset_stats import general365_tables
+
+        return general365_tables(data)
+
+    def paper_tables(self, views: list[Any]) -> list[Table]:
+        from .paper_tables import general365_tables
+
+        return general365_tables(views)  # Table 1, wide, beside the paper
+
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         return analysis.all_tables(self.to_scored(rows), mode)
 

@@ -288,6 +288,11 @@ class KorBench(Benchmark):
     def build_steps(self) -> None:
         from . import build_mixed  # noqa: F401 - each registers its steps
 
+    def dataset_tables(self, data: str | None, outputs: Path | None) -> list[Table] | None:
+        from .dataset_stats import korbench_tables
+
+        return korbench_tables(data, outputs)
+
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         # API failures are not wrong answers in any mode: they are left out of every table and counted in a note
         errors = sum(1 for r in rows if _is_error(r))

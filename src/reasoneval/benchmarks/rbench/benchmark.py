@@ -114,6 +114,17 @@ class RBench(Benchmark):
 
         return {RELEASE.benchmark: RELEASE}
 
+    def dataset_tables(self, data: str | None, outputs: Path | None) -> list[Table] | None:
+        from ...report.dataset_stats import generic_tables
+        from .dataset_stats import rbench_subject_tables
+
+        return generic_tables(self.name, data, subject_tables=rbench_subject_tables)
+
+    def paper_tables(self, views: list[Any]) -> list[Table]:
+        from .paper_tables import rbench_tables
+
+        return rbench_tables(views)  # Tables 5-7 beside the paper
+
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         index: dict[str, dict[str, Any]] | None = None
         scored = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .paper_numbers import _rows, normalize_model_id
+from ...report.paper_numbers import _rows, normalize_model_id
 
 TABLE1_COLUMNS: tuple[str, ...] = ("Complex Constraints", "Branching & Enumeration", "Spatial & Temporal",
                                    "Recursive & Backtracking", "Semantic Interference", "Implicit Information",

@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from ..benchmarks.rbench.paper_meta import norm, tables
-from ..core.benchmark import Table
+from ...core.benchmark import Table
+from .paper_meta import norm, tables
 
 SPLITS = {"T": ("t_en", "t_zh"), "M": ("m_en", "m_zh")}
 NO_DEPT = "(no department)"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..core.benchmark import Table
+from ...core.benchmark import Table
 
 #: format code -> (name, explanation, cases), verbatim from the paper's Table 5 (LaTeX examples as plain text)
 KOR_TABLE5: dict[str, tuple[str, str, str]] = {
@@ -35,7 +35,7 @@ KOR_TABLE5: dict[str, tuple[str, str, str]] = {
 
 def kor_table5(data: str | None = None) -> Table:
     """Table 5's rows, with the release answers our heuristic assigns to each format (count, first example)."""
-    from ..benchmarks.korbench.data import CATEGORIES
+    from .data import CATEGORIES
     from .dataset_stats import _allowed, _kor_data, answer_format
 
     d = _kor_data(data)

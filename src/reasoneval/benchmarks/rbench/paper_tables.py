@@ -15,10 +15,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.benchmark import Table
-from . import stats
-from .collect import RunView
-from .paper_numbers_rbench import TABLES, rbench_model
+from ...core.benchmark import Table
+from ...report import stats
+from ...report.collect import RunView
+from .paper_numbers import TABLES, rbench_model
 
 NAMES = {"t_en": "R-Bench-T", "t_zh": "R-Bench-T(zh)", "m_en": "R-Bench-M", "m_zh": "R-Bench-M(zh)"}
 Scores = dict[stats.ItemKey, float]
@@ -31,7 +31,7 @@ def _r1(x: float | None) -> float | None:
 def _labels(views: Sequence[RunView]) -> dict[int, tuple[str, str]]:
     """id(view) -> (row label, model) of the R-Bench runs: the model, plus the options in which the runs
     differ (other data, revision), so differently made runs never pool; cot and no-cot share a label."""
-    from .paper_tables import row_labels
+    from ...report.paper_tables import row_labels
 
     rb = [v for v in views if v.run.get("benchmark") == "rbench"]
     return {id(v): (lab, str(v.run.get("model"))) for v, lab in zip(rb, row_labels(rb, with_mode=False), strict=True)}

@@ -12,9 +12,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..benchmarks.general365.paper_meta import canonical
-from ..core.benchmark import Table
-from .paper_numbers_general365 import (
+from ...core.benchmark import Table
+from .paper_meta import canonical
+from .paper_numbers import (
     INFERRED_ITEMS,
     INFERRED_MIN_SEEDS,
     SEED_ANSWER_TYPES,
@@ -77,8 +77,8 @@ def category_tables(metas: Iterable[Mapping[str, Any]]) -> list[Table]:
 
 
 def general365_tables(data: str | None = None) -> list[Table]:
-    from ..core import registry
-    from .dataset_stats import generic_tables
+    from ...core import registry
+    from ...report.dataset_stats import generic_tables
 
     bench = registry.get("general365")
     if data:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .paper_numbers import _rows, normalize_model_id
+from ...report.paper_numbers import _rows, normalize_model_id
 
 T_COLUMNS: tuple[str, ...] = ("t_en", "t_zh")
 M_COLUMNS: tuple[str, ...] = ("m_en", "m_zh")

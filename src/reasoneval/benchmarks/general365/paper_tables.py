@@ -11,13 +11,13 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from ..benchmarks.general365.paper_meta import canonical
-from ..core import registry
-from ..core.benchmark import Table
-from ..core.types import Outcome
-from . import stats
-from .collect import RunView
-from .paper_numbers_general365 import GENERAL365_TABLE1, TABLE1_COLUMNS, general365_model
+from ...core import registry
+from ...core.benchmark import Table
+from ...core.types import Outcome
+from ...report import stats
+from ...report.collect import RunView
+from .paper_meta import canonical
+from .paper_numbers import GENERAL365_TABLE1, TABLE1_COLUMNS, general365_model
 
 CATS = TABLE1_COLUMNS[:-1]
 
@@ -47,7 +47,7 @@ def _pct(xs: list[float]) -> float | None:
 
 
 def general365_table1(views: Sequence[RunView], n_boot: int = stats.N_BOOT, seed: int = 0) -> Table | None:
-    from .paper_tables import row_labels
+    from ...report.paper_tables import row_labels
 
     # row label (model, and the mode / options its runs differ in) -> (item, sample) -> answer: runs of one
     # label add items (a later run replaces an item, never doubles it); paper and cascade runs stay apart
