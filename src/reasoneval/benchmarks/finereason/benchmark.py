@@ -381,6 +381,11 @@ class FineReason(Benchmark):
         t = finereason_table3(views)
         return [] if t is None else [t]
 
+    def figures(self, views: list[Any]) -> list[Any]:
+        from .figures import plot_empty_cells
+
+        return plot_empty_cells(views)
+
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         by: dict[str, list[Verdict | None]] = defaultdict(list)
         for r in rows:

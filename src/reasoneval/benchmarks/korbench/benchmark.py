@@ -289,9 +289,15 @@ class KorBench(Benchmark):
         from . import build_mixed  # noqa: F401 - each registers its steps
 
     def dataset_tables(self, data: str | None, outputs: Path | None) -> list[Table] | None:
-        from .dataset_stats import korbench_tables
+        from .answer_formats import kor_table5
+        from .dataset_stats import kor_table1, kor_table4, kor_table6, kor_table7
 
-        return korbench_tables(data, outputs)
+        return [kor_table1(data), kor_table4(data), kor_table5(data), kor_table6(data), kor_table7(data, outputs)]
+
+    def figures(self, views: list[Any]) -> list[Any]:
+        from .figures import plot_substeps
+
+        return plot_substeps(views)
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         # API failures are not wrong answers in any mode: they are left out of every table and counted in a note

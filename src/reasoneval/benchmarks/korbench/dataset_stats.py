@@ -178,13 +178,3 @@ def kor_table7(data: str | None = None, outputs: Path | None = None, model: str 
     return Table("KOR-Bench Table 7: token statistics (cl100k_base)",
                  ["category", "input mean", "input sd", "output mean", "output sd", "paper input mean",
                   "paper input sd", "paper output mean", "paper output sd"], rows, notes)
-
-
-def korbench_tables(data: str | None = None, outputs: Path | None = None) -> list[Table]:
-    from .answer_formats import kor_table5
-
-    return [kor_table1(data), kor_table4(data), kor_table5(data), kor_table6(data), kor_table7(data, outputs)]
-
-
-# ---------------------------------------------------------------- other benchmarks
-
