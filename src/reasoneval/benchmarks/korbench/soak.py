@@ -27,17 +27,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..benchmarks.korbench.score_official import finish, judge
-from ..core.benchmark import Benchmark
-from ..core.types import GenParams, Item, Outcome, Prompt, Verdict
-from ..models.openai_compat import HTTPOptions, OpenAICompatBackend
-from ..runner.engine import Runner
-from ..runner.spec import RunSpec
-from ..scoring.extract import double_brackets
-from ..scoring.latexcmp import LatexCanonicalizer
-from ..store.sqlite import RunStore
-from .fake_openai import planned_fault
-from .procs import FakeServerProc
+from ...core.benchmark import Benchmark
+from ...core.types import GenParams, Item, Outcome, Prompt, Verdict
+from ...models.openai_compat import HTTPOptions, OpenAICompatBackend
+from ...runner.engine import Runner
+from ...runner.spec import RunSpec
+from ...scoring.extract import double_brackets
+from ...scoring.latexcmp import LatexCanonicalizer
+from ...store.sqlite import RunStore
+from ...testing.fake_openai import planned_fault
+from ...testing.procs import FakeServerProc
+from .score_official import finish, judge
 
 FAULTS = ("429", "500", "hang", "malformed", "empty", "400", "echo401", "redirect", "surrogate", "empty200", "bomb",
           "hangforever")
