@@ -24,7 +24,7 @@ def rm(
     from ..report.compare import plain
     from . import common as cli
 
-    st = cli._existing_store(store)
+    st = cli.existing_store(store)
     try:
         found = [resolve_run(st, r) for r in runs]
     except KeyError as e:
@@ -67,7 +67,7 @@ def show(
             check_target(html)
         except OutputError as e:
             cli.fail(str(e))
-    st = cli._existing_store(store, readonly=True)
+    st = cli.existing_store(store, readonly=True)
     try:
         sides = item_sides(st, item, runs)
     except KeyError as e:
@@ -79,7 +79,7 @@ def show(
             cli.fail(str(e))
         typer.echo(f"wrote {html}", err=True)
         return
-    with cli._stdout_guard():
+    with cli.stdout_guard():
         typer.echo(to_text(item, sides, color=sys.stdout.isatty()), nl=False)
 
 

@@ -21,7 +21,7 @@ def _views(store: Path, refs: list[str]) -> list[Any]:
     from ..report import collect
     from . import common as cli
 
-    st = cli._existing_store(store, readonly=True)
+    st = cli.existing_store(store, readonly=True)
     try:
         return [collect.view(st, r) for r in refs]
     except KeyError as e:
