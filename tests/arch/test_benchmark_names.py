@@ -13,7 +13,8 @@ from archscan import Shipped, benchmark_mentions, outside_benchmarks, shipped
 #   of the HTML report, FineReason's depth / precision-recall plots. They move with the typed tables (issue 24
 #   point 2), while the report's formatting and plots are being reworked elsewhere.
 # - rewards.*: the FineReason training rewards (public path ``reasoneval.rewards``, named in verl/TRL configs).
-KNOWN: set[str] = {"reasoneval.report.html", "reasoneval.report.plots", "reasoneval.report.paper_numbers",
+# - testing.report_runs: stored runs of the shipped benchmarks for the report's tests and bench scripts.
+KNOWN: set[str] = {"reasoneval.testing.report_runs", "reasoneval.report.html", "reasoneval.report.plots", "reasoneval.report.paper_numbers",
                    "reasoneval.rewards", "reasoneval.rewards.functions", "reasoneval.rewards.puzzle",
                    "reasoneval.rewards.verl"}
 

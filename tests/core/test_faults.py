@@ -319,8 +319,11 @@ def test_second_run_process_on_the_same_run_refuses(tmp_path: Path, make_server)
 
 
 def test_soak_every_fault_kind_at_20_percent(tmp_path: Path) -> None:
-    """1,250 items, 20% of prompts with one of 11 fault kinds (429, 500, 60 s hang, malformed, no choices, 400,
-    401 echoing the key, cross-host redirect, lone surrogate, empty answer, SymPy-style bomb); figures: bench/soak.py.
+    """1,250 items, 20% of prompts with one of 23 fault kinds (429, 500, 60 s hang, hang forever, malformed, no
+    choices, 400, 401 echoing the key, cross-host redirect, lone surrogate, empty answer, SymPy-style bomb; and the
+    response faults of every attempt: a stream without choices, an Anthropic-shaped stream, a stream without its end,
+    control codes in an error body and a redirect, a gzip bomb, an endless answer, a 401 holding the key at byte 280,
+    malformed / missing usage); figures: bench/soak.py.
     Every 10th item is a KOR-Bench Operation item scored through SymPy (gold with "or", answer equal only up to
     LaTeX equivalence); the bombs on those reach SymPy and cost one verdict budget each."""
     from reasoneval.benchmarks.korbench.soak import FAULTS, SOAK_VERDICT_BUDGET_S, soak
@@ -331,7 +334,7 @@ def test_soak_every_fault_kind_at_20_percent(tmp_path: Path) -> None:
     assert 0 < r.errors < 1250 * 0.2 and r.seconds < 120, r.line()  # measured ~20 s (fault-free: ~1.3 s)
     # the SymPy path: the right answers decided by SymPy, each bomb stopped by its one budget
     methods = r.methods or {}
-    assert methods.get("operation:sympy", 0) > 100 and r.sympy_bombs >= 2, methods
+    assert methods.get("operation:sympy", 0) > 100 and r.sympy_bombs >= 1, methods
     assert methods.get("operation:fallback:budget") == r.sympy_bombs, methods
     # budget 3 s per verdict; + 2 s for the sandbox to replace the workers it killed (measured 3.7-3.9 s)
     assert r.slowest_verdict_s < SOAK_VERDICT_BUDGET_S + 2.0, r.line()

@@ -87,7 +87,8 @@ def test_summarize_table2_layout() -> None:
     assert [x.title for x in breakdowns] == ["KOR-Bench accuracy per rule tag (zero-shot)",
                                              "KOR-Bench accuracy per rule (zero-shot)"]
     assert t.columns == ["Overall", "Operation", "Logic", "Cipher", "Puzzle", "Counterfactual"]
-    assert t.rows == [["25.00", "50.00", "-", "-", "-", "0.00 (50.00)"]]
+    # no Overall over two of the five categories: missing, with the reason (it was 25.00)
+    assert t.rows == [["n/a (no Logic, Cipher, Puzzle items)", "50.00", "-", "-", "-", "0.00 (50.00)"]]
 
 
 def test_summarize_self_correction_rounds() -> None:

@@ -84,14 +84,15 @@ def test_generated_cipher_items_run_end_to_end_and_both_policies_stay_stored(tmp
     # scored against the items' own golds: 3 of 5 right, the <think> guess never counts
     for rep, policy in ((ro, "official"), (rc, "corrected")):
         table = next(t for t in rep["tables"] if t["title"].startswith("korbench"))
-        assert f"{policy} scoring" in table["title"]
+        assert f"Scoring: {policy}." in table["notes"]
         cipher = table["columns"].index("Cipher")
         assert float(table["rows"][0][cipher]) == 60.0
     # both runs stay stored, and the joint report tells them apart
     both = _cli("report", id_off, id_cor, "--store", db, "--json", cwd=tmp_path)
     assert both.returncode == 0, both.stderr
-    titles = [t["title"] for t in json.loads(both.stdout)["tables"]]
-    assert any("official scoring" in t for t in titles) and any("corrected scoring" in t for t in titles)
+    (main,) = [t for t in json.loads(both.stdout)["tables"] if t["title"].startswith("korbench")]
+    assert [r[:2] for r in main["rows"]] == [["openai-compat/m@" + srv.url, "official"],
+                                             ["openai-compat/m@" + srv.url, "corrected"]]  # one row per run
     # the prompt carries the item's own rule text; export rows carry prompt and gold
     out = tmp_path / "out.jsonl"
     assert _cli("export", id_off, str(out), "--store", db, cwd=tmp_path).returncode == 0

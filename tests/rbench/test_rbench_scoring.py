@@ -54,14 +54,14 @@ def test_summary_per_language_department_subject_and_consistency() -> None:
     tables = {t.title: t for t in b.summarize(rows, "cot")}
     acc = tables["R-Bench Top-1 accuracy (cot)"]
     assert [r[0] for r in acc.rows] == ["t_en", "t_zh"]  # never merged: no overall row
-    assert acc.rows[0][1:4] == [3, 2, 66.7]
-    assert acc.rows[1][1:6] == [4, 1, 33.3, 1, 1]  # the backend error is left out of the denominator
+    assert acc.rows[0][1:4] == [3, 2, 66.67]
+    assert acc.rows[1][1:6] == [4, 1, 33.33, 1, 1]  # the backend error is left out of the denominator
     dept = tables["R-Bench accuracy per department"]
     assert ["t_en", "Biology", 1, 100.0] in dept.rows
     subj = tables["R-Bench accuracy per subject"]
     assert ["t_zh", "Mathematics", "ComplexAnalysis", 1, 0.0] in subj.rows
     cons = tables["R-Bench EN/ZH consistency (paired questions)"]
-    assert cons.rows == [["R-Bench-T", 3, 1, 1, 0, 1, 66.7, 33.3]]
+    assert cons.rows == [["R-Bench-T", 3, 1, 1, 0, 1, 66.67, 33.33]]
 
 
 def test_summary_without_metadata_in_verdicts_falls_back_to_the_data() -> None:

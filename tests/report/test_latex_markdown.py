@@ -109,15 +109,15 @@ def test_report_cli_latex_prices_and_samples(tmp_path: Path) -> None:
     doc = tex_out.read_text()
     assert "\\caption{Samples: pass@k, majority vote and spread across samples (\\%)}" in doc
     # pass@1 = (2/3 + 1/3) / 2 = 50; pass@2: alpha/1 1 - C(1,2)/C(3,2) = 1, alpha/2 1 - C(2,2)/C(3,2) = 2/3
-    assert "openai/sampler & zero-shot & 2 & 3 & 50.00 & 83.33 & 100.00 & 50.00 & 50.00 & 50.00 &" in doc
+    assert "sampler & zero-shot & 2 & 3 & 50.00 & 83.33 & 100.00 & 50.00 & 50.00 & 50.00 &" in doc
     # cost: 6 calls x (1000 x 1 + 500 x 4) / 1M = 0.018; per 1,000 items (2 items) = 9.0
-    assert "\\caption{Cost}" in doc and "openai/sampler & zero-shot & 2 & 6000 & 3000 & 0 & 0.02 & 9.00" in doc
-    assert "no price for 'openai/toy-model'" in doc
+    assert "\\caption{Cost}" in doc and "sampler & zero-shot & 2 & 6000 & 3000 & 0 & 0.02 & 9.00" in doc
+    assert "no price for 'toy-model'" in doc
     page = html_out.read_text()
     assert "<h4>Cost</h4>" in page and "<h4>Samples: pass@k, majority vote and spread across samples (%)</h4>" in page
     # the overview counts items, not item x sample answers: 2 items, 6 answers
     overview = page[page.index("<h4>Runs"):]
-    row = re.search(r'<tr data-run="\d+"><td>openai/sampler</td>.*?</tr>', overview).group(0)
+    row = re.search(r'<tr data-run="\d+"><td>sampler</td>.*?</tr>', overview).group(0)
     assert re.findall(r'<td class="num" data-v="([^"]+)"', row)[0] == "2"
     assert "<th>answers (item x sample)</th>" in page
     md = md_out.read_text()

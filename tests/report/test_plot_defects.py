@@ -50,9 +50,10 @@ def test_accuracy_vs_tokens_labels_never_overlap() -> None:
     for i in range(len(boxes)):
         for j in range(i + 1, len(boxes)):
             assert not _overlaps(boxes[i], boxes[j]), (texts[i].get_text(), texts[j].get_text())
-    key = next(t.get_text() for t in texts if "\n" in t.get_text())
-    assert key.count("\n") == 11 and "1  " in key and "12  " in key
-    numbers = sorted(int(n) for t in texts if "\n" not in t.get_text() for n in t.get_text().split(","))
+    key = next(t.get_text() for t in texts if t.get_gid() == "key")
+    assert key.count("\n") == 11 and " 1  " in key and "12  " in key
+    numbers = sorted(int(n) for t in texts if t.get_gid() == "point"
+                     for n in t.get_text().replace("\n", ",").split(","))
     assert numbers == list(range(1, 13))  # every run numbered once
 
 
@@ -62,11 +63,11 @@ def test_long_labels_keep_the_mode_that_tells_runs_apart() -> None:
     views = [_view(m, _rows(50, 100, 300), mode="cot", bench="rbench"),
              _view(m, _rows(40, 100, 100), mode="no-cot", bench="rbench")]
     fig = plots.accuracy_vs_tokens_figure(views)
-    key = next(t.get_text() for t in fig.axes[0].texts if "\n" in t.get_text()).split("\n")
-    assert len(set(key)) == 2 and key[0].endswith("· cot") and key[1].endswith("· no-cot")
+    key = next(t.get_text() for t in fig.axes[0].texts if t.get_gid() == "key").split("\n")
+    assert len(set(key)) == 2 and key[0].endswith("(cot)") and key[1].endswith("(no-cot)")
     assert all(len(line) <= 44 for line in key)
     legend = [t.get_text() for t in plots.self_correction_figure(
-        [_view(m, _rows(6, 10, 20, turns=2), mode=mode) for mode in ("a-mode", "b-mode")]).axes[0].get_legend().texts]
+        [_view(m, _rows(6, 10, 20, turns=2), mode=mode) for mode in ("a-mode", "b-mode")]).legends[0].texts]
     assert len(set(legend)) == 2
 
 
@@ -103,7 +104,7 @@ def test_real_life_rate_figure_ours_beside_the_papers() -> None:
         rows.append(ScoredRow(f"counterfactual/{i}", "counterfactual", 0,
                               [Turn(Prompt.chat("q"), Completion("a", "stop", Usage(1, 1)), v)]))
     views = [_view("openai/gpt-4o", rows), _view("m", _rows(1, 2, 5))]
-    assert plots.real_life_points(views) == [("openai/gpt-4o", 75.0, 15.0, 20)]
+    assert plots.real_life_points(views) == [("gpt-4o", 75.0, 15.0, 20)]
     fig = plots.real_life_figure(views)
     ax = fig.axes[0]
     paper_chat = ax.collections[0].get_offsets()

@@ -36,7 +36,7 @@ def test_accuracy_by_round(toy_views: list[RunView]) -> None:
 
 def test_run_labels_disambiguate() -> None:
     vs = [view([], model="a", mode="x"), view([], model="a", mode="y"), view([], model="b")]
-    assert plots.run_labels(vs) == ["a · x", "a · y", "b"]
+    assert plots.run_labels(vs) == ["a (x)", "a (y)", "b"]
     vs = [view([], model="a"), view([], model="a")]
     assert len(set(plots.run_labels(vs))) == 2
 
@@ -67,9 +67,12 @@ def test_make_plots(all_views: list[RunView]) -> None:
     got, notes = plots.make_plots(all_views)
     assert notes == []
     keys = [p.key for p in got]
-    assert keys == ["categories-htmltoy", "categories-korbench", "self-correction", "acc-vs-tokens"]
+    assert keys == ["categories-htmltoy-zero-shot", "heatmap-htmltoy-zero-shot", "categories-htmltoy-self-correction",
+                    "categories-korbench", "heatmap-korbench", "self-correction", "acc-vs-tokens-htmltoy-zero-shot",
+                    "acc-vs-tokens-htmltoy-self-correction", "acc-vs-tokens-korbench"]
     for p in got:
         assert base64.b64decode(p.png_b64).startswith(b"\x89PNG")
+        assert p.layout is not None and p.layout["axes"]
     fr = [row("sudoku/1", [C], {"depth": 1, "gold": "unsolvable"}, "unsolvable"),
           row("sudoku/2", [W], {"depth": 3, "gold": "solvable"}, "unsolvable")]
     keys = [p.key for p in plots.make_plots([view(fr, model="fr$model$")])[0]]

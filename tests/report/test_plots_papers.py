@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from reasoneval.benchmarks.finereason.figures import empty_cell_points, empty_cells_figure
+from reasoneval.benchmarks.finereason.figures import (
+    empty_cell_points,
+    empty_cells_density_figure,
+    empty_cells_figure,
+)
 from reasoneval.benchmarks.korbench.figures import substep_accuracy, substep_figure
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
 from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
@@ -50,15 +54,16 @@ def test_empty_cell_points_only_sudoku_state_checking() -> None:
 def test_figures_drawn_and_in_the_report() -> None:
     pytest.importorskip("matplotlib")
     fig = substep_figure([_substeps()])
-    ax = fig.axes[0]
-    assert [round(p.get_height(), 1) for p in ax.patches] == [50.0, 100.0]
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["encrypt", "lookup"]
+    # one panel per sub-step type, a bar per run
+    assert [ax.get_title() for ax in fig.axes] == ["encrypt", "lookup"]
+    assert [round(ax.patches[0].get_width(), 1) for ax in fig.axes] == [50.0, 100.0]
     fig5 = empty_cells_figure([_sudoku()])
-    left, right = fig5.axes
-    (line, rnd) = left.get_lines()
+    (line, rnd) = fig5.axes[0].get_lines()
     assert list(line.get_ydata()) == [100.0, 100.0, 0.0, 0.0, 0.0] and list(rnd.get_ydata()) == [50.0, 50.0]
-    assert len(right.patches) == 2  # correct and incorrect densities
+    dens = empty_cells_density_figure([_sudoku()])
+    assert len(dens.axes[0].patches) == 2  # correct and incorrect densities
     plots, notes = make_plots([_substeps(), _sudoku()])
     keys = [p.key for p in plots]
     assert "korbench-substeps" in keys and "finereason-empty-cells" in keys and not notes
+    assert "finereason-empty-cells-density" in keys
     assert substep_figure([_sudoku()]) is None and empty_cells_figure([_substeps()]) is None

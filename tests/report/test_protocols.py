@@ -56,6 +56,11 @@ def test_one_subset_run_says_so() -> None:
     doc = build_html([_run("openai/gpt-4o", "zero-shot", None, ["50.00", *["60.00"] * 4, "60.00 (5.00)"], "r2")],
                      load_items=False)
     assert "Only subset" not in doc and "separate runs" not in doc
+    # as the store records a whole-benchmark run ("*"): the same, and its Overall is compared with the paper's
+    doc = build_html([_run("openai/gpt-4o", "zero-shot", "*", ["50.00", *["60.00"] * 4, "60.00 (5.00)"], "r3")],
+                     load_items=False)
+    assert "Only subset" not in doc and "separate runs" not in doc
+    assert doc.count('title="published"') == 6  # Overall and the five categories beside the paper's
 
 
 def test_trick_table_has_only_the_columns_it_reports() -> None:

@@ -91,7 +91,7 @@ def test_big_report_with_side_files_loads_texts_on_demand(browser: Any, tmp_path
         rows = _rows(page)
         assert len(rows) == 50 and f"of {RUNS * ITEMS} items" in page.inner_text("#item-count")
         # natural id order within the first run: cipher/2, cipher/7 before cipher/12 (stored in reverse)
-        keys = [r[1] for r in rows if r[0] == "openai/model-00"]
+        keys = [r[1] for r in rows if r[0] == "model-00"]
         assert keys[:3] == ["cipher/2", "cipher/7", "cipher/12"]
         # drill-down: opening an item of run 7 loads run 7's texts, and only those
         page.select_option("#f-run", "7")
@@ -103,14 +103,14 @@ def test_big_report_with_side_files_loads_texts_on_demand(browser: Any, tmp_path
         # the same item in every run, from the index (no other run's texts loaded): differences marked
         across = page.eval_on_selector_all("#item-rows tr.detail table.across tr:not(:first-child)",
                                            "rs => rs.map(r => [r.className.trim(), ...[...r.cells].map(c => c.textContent)])")
-        assert len(across) == RUNS and [r for r in across if r[0].startswith("self")][0][2] == "openai/model-07"
+        assert len(across) == RUNS and [r for r in across if r[0].startswith("self")][0][2] == "model-07"
         own = next(r for r in across if r[0].startswith("self"))
         for r in across:
             assert ("differs" in r[0]) == (r[4] != own[4] or r[5] != own[5]) and (r[1] == "≠") == ("differs" in r[0])
         assert 0 < sum("differs" in r[0] for r in across) < RUNS
         assert len([u for u in requests if "_items/" in u]) == 1
         # compare the two completions: run 12's texts are loaded, its words that run 7 lacks are marked
-        page.locator("#item-rows tr.detail table.across tr", has_text="openai/model-12").locator("button").click()
+        page.locator("#item-rows tr.detail table.across tr", has_text="model-12").locator("button").click()
         page.wait_for_selector("#item-rows .compare mark", timeout=30_000)
         marks = page.locator("#item-rows .compare mark").all_inner_texts()
         assert "marker-12-cipher/2" in " ".join(marks) and not any("marker-07" in m for m in marks)
@@ -123,7 +123,7 @@ def test_big_report_with_side_files_loads_texts_on_demand(browser: Any, tmp_path
         page.fill("#f-search", "marker-41-puzzle/18 ")
         page.press("#f-search", "Enter")
         rows = _rows(page)
-        assert [(r[0], r[1]) for r in rows] == [("openai/model-41", "puzzle/18")]
+        assert [(r[0], r[1]) for r in rows] == [("model-41", "puzzle/18")]
         assert len({u for u in requests if "_items/" in u}) == RUNS
         assert errors == []
     finally:

@@ -74,6 +74,7 @@ def run(
     store: StoreOpt = DEFAULT_STORE,
     json_out: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     progress: bool = True,
+    name: Annotated[str | None, typer.Option("--name", help="display name in tables and plots (default: the model name without provider and endpoint); stored in the run record, not part of the run id; `reasoneval rename` changes it")] = None,
 ) -> None:
     """Run a benchmark against a model, store every completion, score it and print the table."""
     from ..models.base import ModelError
@@ -84,6 +85,7 @@ def run(
         from ..hub import set_offline
 
         set_offline(True)
+    display = _display_name("--name", name) if name is not None else None
     _check_finite("--temperature", temperature, low=0.0)
     _check_finite("--top-p", top_p, low=0.0, high=1.0)
     name, subset = registry.parse_target(target)
@@ -147,12 +149,16 @@ def run(
     except (FileNotFoundError, ValueError) as e:
         fail(str(e))
     except (KeyboardInterrupt, asyncio.CancelledError) as e:
+        if display is not None:  # an interrupted run keeps its name too
+            st.set_display_name(run_id, display)
         if isinstance(e, asyncio.CancelledError) and term.signum is None:
             raise
         how = f" by {term.name}" if term.signum is not None else ""
         typer.echo(f"\ninterrupted{how}: run {run_id} is stored in {store}; re-run the same command to resume it "
                    "(nothing finished is asked again)", err=True)
         raise typer.Exit(term.exit_code) from None
+    if display is not None:
+        st.set_display_name(result.run_id, display)
     typer.echo(f"run {result.run_id}{' (resumed)' if result.resumed else ''}: {result.units} items, "
                f"{result.generated} generated, {result.cached} cached, {result.reused} reused, "
                f"{result.errors} errors  [store {store}]", err=True)
@@ -160,6 +166,41 @@ def run(
     code = _explain_errors(st, result)
     if code:
         raise typer.Exit(code)
+
+
+def _display_name(flag: str, raw: str) -> str:
+    from ..report.labels import clean_name
+
+    try:
+        return clean_name(raw)
+    except ValueError as e:
+        fail(f"{flag}: {e}")
+
+
+@app.command("rename")
+def rename(
+    run_ref: Annotated[str, typer.Argument(metavar="RUN", help="run id (or unique prefix)")],
+    name: Annotated[str | None, typer.Argument(help="the new display name")] = None,
+    reset: Annotated[bool, typer.Option("--reset", help="forget the stored name: derive it from the model again")] = False,
+    store: StoreOpt = DEFAULT_STORE,
+) -> None:
+    """Set the display name a run carries in every table and plot (the run id stays the same)."""
+    from ..report.collect import resolve_run
+    from ..report.labels import display_name
+
+    if (name is None) == (not reset):
+        fail("give a NAME, or --reset to derive the name from the model again (not both)")
+    new = None if reset else _display_name("NAME", name or "")
+    st = existing_store(store)
+    try:
+        run = resolve_run(st, run_ref)
+    except KeyError as e:
+        fail(str(e.args[0]))
+    old = display_name(run)
+    st.set_display_name(run["run_id"], new)
+    now = display_name(st.get_run(run["run_id"]) or run)
+    st.close()
+    typer.echo(f"run {run['run_id']}: {old!r} -> {now!r}")
 
 
 def _check_finite(flag: str, value: float | None, low: float, high: float | None = None) -> None:
@@ -298,7 +339,11 @@ def score(
     store: StoreOpt = DEFAULT_STORE,
     json_out: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Re-score a run's stored completions (never calls a model) and print its report."""
+    """Re-score a run's stored completions (never calls a model) and print its report.
+
+    A run of a Hub release is re-scored against the commit and file hashes it recorded, from the local
+    Hugging Face cache only (never what the Hub serves now); when that data is gone, one line says so."""
+    from ..hub.pinned import pinned_to
     from ..report.collect import resolve_run
     from ..runner.engine import SCORER
     from ..runner.rescore import rescore_run
@@ -308,9 +353,13 @@ def score(
         run = resolve_run(st, run_ref)
     except KeyError as e:
         fail(str(e.args[0]))
-    n = rescore_run(st, run)
-    typer.echo(f"re-scored {n} completions of run {run['run_id']}", err=True)
-    print_report(st, [run["run_id"]], json_out, SCORER)
+    with pinned_to(run):
+        try:
+            n = rescore_run(st, run)
+        except (ValueError, FileNotFoundError) as e:  # DataError / HubError: the run's data cannot be read
+            fail(f"cannot re-score run {run['run_id']}: {e}")
+        typer.echo(f"re-scored {n} completions of run {run['run_id']}", err=True)
+        print_report(st, [run["run_id"]], json_out, SCORER)
 
 
 @app.command()

@@ -102,6 +102,7 @@ def runs_cmd(
 
     from ..core.benchmark import Table
     from ..report import render
+    from ..report.labels import display_name
 
     st = existing_store(store, readonly=True)
     tallies = st.tallies()
@@ -112,11 +113,12 @@ def runs_cmd(
         acc = round(100 * t["correct"] / scored, 2) if scored else None
         when = dt.datetime.fromtimestamp(r["updated"] or r["created"]).strftime("%Y-%m-%d %H:%M")
         opts, limit = _run_options(r.get("spec") or {})
-        rows.append([r["run_id"], r["benchmark"], r["subset"], r["mode"], r["model"], _options_text(opts, limit),
+        rows.append([r["run_id"], r["benchmark"], r["subset"], r["mode"], display_name(r), r["model"],
+                     _options_text(opts, limit),
                      t["items"], acc, t["errors"], r["status"], when])
         extra.append({"options": opts, "limit": limit})
-    cols = ["run", "benchmark", "subset", "mode", "model", "options", "items", "accuracy", "errors", "status",
-            "updated"]
+    cols = ["run", "benchmark", "subset", "mode", "name", "model", "options", "items", "accuracy", "errors",
+            "status", "updated"]
     if json_out:
         docs = [{**dict(zip(cols, r, strict=True)), **x} for r, x in zip(rows, extra, strict=True)]
         typer.echo(json.dumps(docs, ensure_ascii=False, indent=1))
@@ -181,7 +183,10 @@ def export(
 
 
 def _golds(run: dict[str, Any], st: Any) -> dict[str, Any]:
-    """Item key -> gold answer for a stored run (empty when its data cannot be loaded any more)."""
+    """Item key -> gold answer for a stored run (empty when its data cannot be loaded any more); an imported run's
+    golds are those it was scored against, a Hub run's come from the commit it recorded, never from what the Hub
+    serves now."""
+    from ..hub.pinned import pinned_to
     from ..runner.engine import load_items
     from ..runner.rescore import spec_of
     from ..store.imported import stored_items
@@ -189,7 +194,10 @@ def _golds(run: dict[str, Any], st: Any) -> dict[str, Any]:
     try:
         bench = registry.for_run(run)
         kept = stored_items(st, run["run_id"])  # an imported run: the golds it was scored against
-        return {it.key: it.gold for it in (kept or load_items(bench, spec_of(run)))}
+        if kept:
+            return {it.key: it.gold for it in kept}
+        with pinned_to(run):
+            return {it.key: it.gold for it in load_items(bench, spec_of(run))}
     except Exception:  # noqa: BLE001 - an export never fails for want of the data: golds are then null
         return {}
 

@@ -154,9 +154,11 @@ class Benchmark(ABC):
         """Default: accuracy per subset and overall, over final turns."""
         from collections import defaultdict
 
-        stats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # correct, total, unans, err
+        stats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # correct, answers, unans, err
+        items: dict[str, set[str]] = defaultdict(set)  # n counts items: the samples of one count once
         for r in rows:
             v = r.final.verdict
+            items[r.subset].add(r.item_key)
             s = stats[r.subset]
             s[1] += 1
             if v is None:
@@ -169,10 +171,12 @@ class Benchmark(ABC):
         for sub in sorted(stats):
             c, n, u, e = stats[sub]
             tot = [a + b for a, b in zip(tot, stats[sub], strict=True)]
-            out.append([sub, n, round(100 * c / max(n - e, 1), 2), u, e])
+            out.append([sub, len(items[sub]), round(100 * c / max(n - e, 1), 2), u, e])
         c, n, u, e = tot
-        out.append(["overall", n, round(100 * c / max(n - e, 1), 2), u, e])
-        return [Table(f"{self.name} ({mode})", ["subset", "n", "accuracy", "unextractable", "errors"], out)]
+        out.append(["overall", sum(map(len, items.values())), round(100 * c / max(n - e, 1), 2), u, e])
+        return [Table(f"{self.name} ({mode})", ["subset", "n", "accuracy", "unextractable", "errors"], out,
+                      ["n: items (the samples of one item count once); accuracy, unextractable and errors: over "
+                       "every answer."] if len(rows) > sum(map(len, items.values())) else [])]
 
     # -- completions made elsewhere (``reasoneval rescore``; the runner's ``outside`` module does the rest) --
     def outside_rows(self, paths: list[str], options: Mapping[str, Any]) -> Iterator[OutsideRow | DataError]:

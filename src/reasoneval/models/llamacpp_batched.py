@@ -5,7 +5,9 @@ plus a second llama.cpp context with ``n_seq_max = slots`` (one KV stream per sl
 Every request still goes through llama-cpp-python's own ``create_chat_completion`` / ``create_completion``
 code (chat template, tokenization, stop strings, the multibyte rule, ``max_tokens``, finish reasons, usage),
 each in its own thread on a proxy of the ``Llama`` whose ``generate`` hands its tokens to one scheduler:
-the scheduler evaluates each new prompt in its own slot, then decodes one token for every live sequence in
+the scheduler evaluates each new prompt in its own slot (emptied first, from position 0 in ``n_batch`` chunks, as
+a fresh one-stream evaluation: never a prefix an earlier request left, so what ran before changes nothing), then
+decodes one token for every live sequence in
 one ``llama_decode`` call and samples each with the sampler chain ``Llama`` itself would have built.
 A request that finishes frees its slot at once and a waiting one takes it.
 
@@ -143,10 +145,8 @@ class BatchedLlamaEngine:
         self._free = list(range(self.slots))[::-1]
         self._live: list[_Seq] = []
         self._waiting: list[tuple[Any, Prompt, GenParams]] = []
-        self._hist: list[list[int]] = [[] for _ in range(self.slots)]  # tokens in each slot's KV cache
         self.eof = False  # no more requests will come (the engine process's stdin closed)
         self.steps = 0  # batched decode calls, for tests and benchmarks
-        self.copies = 0  # prompt prefixes copied from another slot
         self.fallbacks = 0  # requests too long for a slot, run one at a time
         self.widest = 0  # most sequences decoded in one step
 
@@ -201,7 +201,7 @@ class BatchedLlamaEngine:
         if kind == "want":
             seq.state, seq.feed = "want", data
         elif kind == "release":
-            if seq.state != "released":  # the slot keeps its tokens: the next prompt reuses their prefix
+            if seq.state != "released":  # the slot is emptied when its next prompt is evaluated
                 seq.state = "released"
                 self._free.append(seq.slot)
         elif kind == "result":
@@ -266,21 +266,11 @@ class BatchedLlamaEngine:
             if not s.fresh:
                 continue
             s.fresh = False
-            toks = s.feed
-            # the prefix a slot already holds is reused, as Llama.generate reuses its own (never the last token);
-            # when another slot holds a longer one, its whole KV stream is copied over first
-            p, src = max((_common(h, toks[:-1]), i == s.slot, i) for i, h in enumerate(self._hist))[::2]
-            own = _common(self._hist[s.slot], toks[:-1])
-            if src != s.slot and p - own >= _COPY_MIN:
-                lc.llama_memory_seq_cp(self._mem, src, s.slot, -1, -1)
-                self._hist[s.slot] = list(self._hist[src])
-                self.copies += 1
-            else:
-                p = own
-            hist = self._hist[s.slot]
-            lc.llama_memory_seq_rm(self._mem, s.slot, p, -1)
-            del hist[p:]
-            s.n_past, toks, n = p, toks[p:], 0
+            # every prompt is evaluated from position 0 of an emptied slot, in the chunks Llama.eval uses: a prefix
+            # left by an earlier request (or copied from another slot) would be reused at other chunk boundaries,
+            # which round differently, so the text would depend on what ran before
+            lc.llama_memory_seq_rm(self._mem, s.slot, 0, -1)
+            s.n_past, toks, n = 0, s.feed, 0
             for i in range(0, len(toks), self.n_batch):  # the chunks Llama.eval uses
                 chunk = toks[i:i + self.n_batch]
                 n = len(chunk)
@@ -288,7 +278,6 @@ class BatchedLlamaEngine:
                 self._fill([(t, s.n_past + k, s.slot, last and k == n - 1) for k, t in enumerate(chunk)])
                 self._run_batch()
                 s.n_past += n
-                hist.extend(chunk)
             self._deliver(s, n - 1)
         if singles:
             self._fill([(s.feed[0], s.n_past, s.slot, True) for s in singles])
@@ -297,7 +286,6 @@ class BatchedLlamaEngine:
             self.widest = max(self.widest, len(singles))
             for i, s in enumerate(singles):
                 s.n_past += 1
-                self._hist[s.slot].append(s.feed[0])
                 self._deliver(s, i)
 
     def _deliver(self, s: _Seq, idx: int) -> None:
@@ -317,19 +305,6 @@ class BatchedLlamaEngine:
 
     def generate(self, prompt: Prompt, params: GenParams) -> Completion:
         return self.generate_many([(prompt, params)])[0]
-
-
-#: a longer prefix in another slot is copied (a whole KV stream) when it saves at least this many tokens
-_COPY_MIN = 32
-
-
-def _common(a: list[int], b: list[int]) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 #: tokens a slot keeps free beyond prompt + max_tokens (the multibyte rule may run a few past max_tokens)

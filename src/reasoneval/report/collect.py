@@ -14,6 +14,7 @@ from ..core.types import Outcome
 from ..core.verdicts import Method
 from ..store.sqlite import RunStore
 from . import reasoning
+from .labels import display_name
 
 
 @dataclass
@@ -74,7 +75,7 @@ def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = Tru
 def _identity(v: RunView) -> dict[str, str]:
     """What defines a run, flattened to short strings (generation parameters one key each)."""
     spec = v.run.get("spec") or {}
-    out = {"model": str(v.run["model"]), "mode": str(v.run["mode"]), "subset": str(v.run["subset"])}
+    out = {"model": display_name(v.run), "mode": str(v.run["mode"]), "subset": str(v.run["subset"])}
     for k, val in sorted((spec.get("params") or {}).items()):
         out[k] = json.dumps(val, ensure_ascii=False)
     for k, val in sorted((spec.get("options") or {}).items()):
@@ -101,6 +102,8 @@ def merge(views: list[RunView]) -> list[Table]:
         for t in v.tables:
             key = (t.title, tuple(t.columns))
             if key not in merged:
-                merged[key] = Table(t.title, ["model", *differing, *t.columns], [], list(t.notes), t.kind)
-            merged[key].rows.extend([[*label, *r] for r in t.rows])
+                merged[key] = Table(t.title, ["model", *differing, *t.columns], [], [], t.kind)
+            m = merged[key]
+            m.rows.extend([[*label, *r] for r in t.rows])
+            m.notes.extend(n for n in t.notes if n not in m.notes)  # every run's notes (e.g. each one's scoring)
     return list(merged.values())

@@ -32,6 +32,7 @@ from ..core.benchmark import Table, TableKind
 from ..core.tokens import show_total
 from ..core.types import Item, Prompt
 from . import item_chunks as ic
+from . import numbers
 from . import paper_numbers as pn
 from .collect import RunView
 from .cost import Price
@@ -45,15 +46,11 @@ def esc(x: Any) -> str:
 
 
 def fmt(x: Any) -> str:
-    if isinstance(x, bool):
-        return str(x)
-    if isinstance(x, float):
-        return "" if math.isnan(x) else f"{x:.2f}"
-    if x is None:
-        return ""
+    """A cell as text: numbers, p-values and missing values as every renderer writes them
+    (:mod:`.numbers`); dicts and lists as JSON."""
     if isinstance(x, dict | list):
         return json.dumps(x, ensure_ascii=False, default=str)
-    return str(x)
+    return numbers.cell(x)
 
 
 def _asset(name: str) -> str:
@@ -251,7 +248,7 @@ def merge_tables(views: list[RunView], idx: list[int], labels: list[str]) -> lis
 def _td_cmp(val: Any, c: Cmp) -> str:
     d = c.delta
     cls = "zero" if abs(d) < 0.005 else ("pos" if d > 0 else "neg")
-    paper = f"{c.paper:.2f}" + (f" ({c.paper2:.2f})" if c.paper2 is not None else "")
+    paper = numbers.text(c.paper) + (f" ({numbers.text(c.paper2)})" if c.paper2 is not None else "")
     delta = f"{d:+.2f}" + (f" ({c.delta2:+.2f})" if c.delta2 is not None else "")
     return (f'<td class="num cmpcell" data-v="{c.ours}"><span class="v">{esc(fmt(val))}</span>'
             f'<span class="cmp"><span class="paper" title="published">paper {esc(paper)}</span> '
@@ -298,7 +295,7 @@ def render_table(views: list[RunView], m: MergedTable, bench: str) -> str:
         limits: dict[str, set[Any]] = defaultdict(set)
         for vi in dict.fromkeys(m.run_of_row):
             run = views[vi].run
-            if run.get("subset"):
+            if _partial(run):
                 subsets[str(run.get("model", ""))].append(str(run["subset"]))
             limits[str(run.get("model", ""))].add((run.get("spec") or {}).get("limit"))
         for ri, (r, vi) in enumerate(zip(m.rows, m.run_of_row, strict=True)):
@@ -313,7 +310,7 @@ def render_table(views: list[RunView], m: MergedTable, bench: str) -> str:
                     why = why_not or f"this run's setting ({mode}) differs"
                     notes.append(f"{model} is {other.model} in KOR-Bench {other.table}, but {why}: not compared.")
                 continue
-            skip = {"Overall", "Overall pass"} if run.get("subset") else set()
+            skip = {"Overall", "Overall pass"} if _partial(run) else set()
             sub = compare_row(kind_t, r[1:], kind, prow.values, skip)
             cmps[ri] = {i + 1: c for i, c in sub.items()}
             if sub and model not in noted:
@@ -329,7 +326,7 @@ def render_table(views: list[RunView], m: MergedTable, bench: str) -> str:
                 if lims:
                     extra += (f" The run{'s' if len(lims) > 1 else ''} used --limit {', '.join(map(str, lims))}: "
                               "a partial item set, differences are indicative only.")
-                if "corrected" in m.title.lower():
+                if ((run.get("spec") or {}).get("options") or {}).get("scoring") == "corrected":
                     extra += " This table uses the corrected scorer; the paper's numbers come from the official one."
                 notes.append(f"Paper numbers: {model} → {prow.model}, KOR-Bench {prow.table}"
                              f" (Ma et al., ICLR 2025). Δ = ours − paper, in points; values in parentheses are "
@@ -411,12 +408,12 @@ def _overview_table(views: list[RunView], idx: list[int], labels: list[str], mod
         s, run = v.stats, v.run
         body.append(
             f'<tr data-run="{i}"><td>{esc(labels[i])}</td><td>{esc(run.get("mode"))}</td>'
-            f'<td>{esc(run.get("subset") or "all")}</td><td class="num" data-v="{n_items(v)}">'
+            f'<td>{esc(run.get("subset") if _partial(run) else "all")}</td><td class="num" data-v="{n_items(v)}">'
             f'{esc(n_items(v))}</td>'
-            + (f'<td class="num" data-v="{acc}">{acc:.2f}</td>' if acc is not None else "<td></td>")
+            + (f'<td class="num" data-v="{acc}">{numbers.text(acc)}</td>' if acc is not None else "<td></td>")
             + f'<td class="num" data-v="{s.get("errors", 0)}">{esc(s.get("errors", 0))}</td>'
             f'<td class="num" data-v="{s.get("extraction_failure_rate", 0)}">'
-            f'{100 * float(s.get("extraction_failure_rate", 0) or 0):.1f}%</td>'
+            f'{numbers.text(100 * float(s.get("extraction_failure_rate", 0) or 0))}%</td>'
             f'<td class="num" data-v="{s.get("mean_output_tokens", 0)}">{esc(s.get("mean_output_tokens", 0))}</td>'
             f'<td><a href="#run-{esc(run.get("run_id"))}"><code>{esc(run.get("run_id"))}</code></a></td></tr>')
     head = "".join(f'<th data-col="{k}">{h}</th>' for k, h in enumerate(
@@ -469,7 +466,8 @@ def render_cross_run_tables(views: list[RunView], prices: dict[str, Price] | Non
 def render_plots(plots: list[Plot], notes: list[str]) -> str:
     out = [f'<p class="note plots-note">{esc(n)}</p>' for n in notes]
     for p in plots:
-        out.append(f'<figure class="plot" id="plot-{esc(p.key)}"><img alt="{esc(p.title)}" '
+        lay = f' data-layout="{esc(json.dumps(p.layout, ensure_ascii=False))}"' if p.layout else ""
+        out.append(f'<figure class="plot" id="plot-{esc(p.key)}"><img alt="{esc(p.title)}"{lay} '
                    f'src="data:image/png;base64,{p.png_b64}"><figcaption>{esc(p.title)}'
                    + (f" — {esc(p.caption)}" if p.caption else "") + "</figcaption></figure>")
     if not plots and not notes:
@@ -491,7 +489,7 @@ def _run_fields(v: RunView) -> list[tuple[str, Any]]:
     acc, _ = accuracy(v.rows)
     fields: list[tuple[str, Any]] = [
         ("run id", run.get("run_id")), ("model", run.get("model")), ("benchmark", run.get("benchmark")),
-        ("subset", run.get("subset") or "all"), ("mode", run.get("mode")), ("status", run.get("status")),
+        ("subset", run.get("subset") if _partial(run) else "all"), ("mode", run.get("mode")), ("status", run.get("status")),
         ("max_tokens", params.get("max_tokens")), ("temperature", params.get("temperature")),
         ("top_p", params.get("top_p")), ("stop", params.get("stop")), ("sampling seed", params.get("seed")),
         ("samples", spec.get("samples")), ("seed", spec.get("seed")), ("limit", spec.get("limit")),
@@ -499,10 +497,10 @@ def _run_fields(v: RunView) -> list[tuple[str, Any]]:
         ("package version", spec.get("package_version")), ("data version", spec.get("data_version")),
         ("prompt version", spec.get("prompt_version")),
         ("created", _date(run.get("created"))), ("updated", _date(run.get("updated"))),
-        ("items", n_items(v)), ("accuracy", f"{acc:.2f}" if acc is not None else ""),
+        ("items", n_items(v)), ("accuracy", numbers.text(acc) if acc is not None else ""),
         ("errors", s.get("errors")), ("unextractable", s.get("unextractable")),
         ("truncated", s.get("truncated")),
-        ("extraction failure rate", f"{100 * float(s.get('extraction_failure_rate') or 0):.2f}%"),
+        ("extraction failure rate", f"{numbers.text(100 * float(s.get('extraction_failure_rate') or 0))}%"),
         ("prompt tokens", show_total(s.get("prompt_tokens"), s.get("prompt_tokens_unknown") or 0,
                                      s.get("calls") or 0)),
         ("completion tokens", show_total(s.get("completion_tokens"), s.get("completion_tokens_unknown") or 0,
@@ -791,3 +789,8 @@ def write_html(views: list[RunView], path: Path, prices: dict[str, Price] | None
     # lone surrogates (broken model output) become \\udXXX escapes instead of failing the write
     path.write_bytes(page.encode("utf-8", "backslashreplace"))
     return written
+
+
+def _partial(run: dict[str, Any]) -> bool:
+    """Whether a run is of some subsets only (a run of the whole set stores ``*``, older ones nothing)."""
+    return run.get("subset") not in (None, "", "*")

@@ -8,9 +8,6 @@ plots and a note saying why.
 
 from __future__ import annotations
 
-import base64
-import io
-import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -18,7 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.benchmark import ScoredRow, Table, Turn
+from . import plot_kit as kit
 from .collect import RunView
+from .labels import run_labels as _labels
 
 
 @dataclass
@@ -27,23 +26,16 @@ class Plot:
     title: str
     png_b64: str
     caption: str = ""
+    #: where the PNG shows its data areas, legends and labels (:func:`plot_kit.layout`)
+    layout: dict[str, Any] | None = None
 
 
 # ---------------------------------------------------------------- data helpers (no matplotlib needed)
 
 def run_labels(views: Sequence[RunView]) -> list[str]:
-    """A readable label per run, unique within its benchmark: the model, then ``· mode``, then the run id."""
-    labels = [str(v.run.get("model", "?")) for v in views]
-    benches = [str(v.run.get("benchmark", "")) for v in views]
-    extras = (lambda i, v: str(v.run.get("mode", "")), lambda i, v: str(v.run.get("run_id", ""))[:8],
-              lambda i, v: f"#{i + 1}")
-    for extra in extras:
-        counts: dict[tuple[str, str], int] = defaultdict(int)
-        for b, lab in zip(benches, labels, strict=True):
-            counts[(b, lab)] += 1
-        labels = [f"{lab} · {extra(i, v)}" if counts[(b, lab)] > 1 else lab
-                  for i, (b, lab, v) in enumerate(zip(benches, labels, views, strict=True))]
-    return labels
+    """A readable label per run, unique within its benchmark: its display name, with what tells it apart from
+    runs of the same name (``(three-shot)``, ``(corrected)``; :mod:`.labels`)."""
+    return _labels(views)
 
 
 def _is_error(t: Turn) -> bool:
@@ -247,206 +239,217 @@ def matplotlib_missing() -> str | None:
 
 
 def _figure(w: float, h: float) -> Any:
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(w, h), dpi=96, layout="constrained")
-    return fig
+    return kit.figure(w, h)
 
 
 def _png(fig: Any) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return base64.b64encode(buf.getvalue()).decode("ascii")
+    return kit.png(fig)[0]
 
 
 def _short(s: str, n: int = 40) -> str:
-    """At most ``n`` characters, cut in the middle: a run label's tail (``· mode``, run id) tells runs of one
-    model apart, so it is kept."""
-    if len(s) <= n:
-        return s
-    head = (n - 1) // 2
-    return s[:head] + "…" + s[len(s) - (n - 1 - head):]
+    return kit.short(s, n)
 
 
-def _by_benchmark(views: Sequence[RunView]) -> dict[str, list[int]]:
+def _plot(key: str, title: str, fig: Any, caption: str = "") -> Plot:
+    b64, lay = kit.png(fig)
+    return Plot(key, title, b64, caption, lay)
+
+
+def _by_protocol(views: Sequence[RunView]) -> dict[str, list[int]]:
+    """Run indices per benchmark and mode (``korbench zero-shot``): protocols are never ranked together; a
+    benchmark with one mode only is named alone."""
     out: dict[str, list[int]] = defaultdict(list)
+    modes: dict[str, set[str]] = defaultdict(set)
+    for v in views:
+        modes[str(v.run.get("benchmark", "?"))].add(str(v.run.get("mode", "")))
     for i, v in enumerate(views):
-        out[str(v.run.get("benchmark", "?"))].append(i)
+        b = str(v.run.get("benchmark", "?"))
+        out[b if len(modes[b]) == 1 else f"{b} {v.run.get('mode', '')}"].append(i)
+    return out
+
+
+def _cell(rows: Iterable[ScoredRow]) -> kit.Cell:
+    ok = n = 0
+    for r in rows:
+        if _is_error(r.final):
+            continue
+        n += 1
+        ok += _correct(r.final)
+    return (100.0 * ok / n, ok, n) if n else None
+
+
+def category_cells(views: Sequence[RunView]) -> dict[str, tuple[list[str], list[str], list[list[kit.Cell]]]]:
+    """Per benchmark and mode: (run labels sorted best first, columns ``overall`` + subsets, cells[run][column])."""
+    out = {}
+    for bench, idx in _by_protocol(views).items():
+        got = []
+        labels = dict(zip(idx, run_labels([views[i] for i in idx]), strict=True))  # the mode goes without saying
+        for i in idx:
+            by: dict[str, list[ScoredRow]] = defaultdict(list)
+            for r in views[i].rows:
+                by[r.subset].append(r)
+            cells = {s: _cell(rs) for s, rs in by.items()}
+            if any(cells.values()):
+                got.append((labels[i], _cell(views[i].rows), cells))
+        if not got:
+            continue
+        subsets = sorted({s for _, _, c in got for s, x in c.items() if x})
+        cols = subsets if len(subsets) == 1 else ["overall", *subsets]
+        got.sort(key=lambda g: -(g[1][0] if g[1] else -1.0))
+        cells_out = [[o if c == "overall" else d.get(c) for c in cols] for _, o, d in got]
+        out[bench] = ([g[0] for g in got], cols, cells_out)
     return out
 
 
 def plot_category_bars(views: Sequence[RunView]) -> list[Plot]:
-    labels = run_labels(views)
+    """Per benchmark and mode: small multiples (overall and each category; runs sorted best first, 95%
+    whiskers) when there are at most :data:`plot_kit.MAX_PANELS` panels, and the run x category heat map when
+    there is more than one category."""
     plots = []
-    for bench, idx in _by_benchmark(views).items():
-        data = {labels[i]: per_subset_accuracy(views[i].rows) for i in idx}
-        data = {k: d for k, d in data.items() if d}
-        if not data:
-            continue
-        subsets = sorted({s for d in data.values() for s in d})
-        nm = len(data)
-        fig = _figure(max(5.0, min(16.0, 1.0 + 0.35 * len(subsets) * nm + 0.4 * len(subsets))), 3.6)
-        ax = fig.subplots()
-        width = 0.8 / nm
-        for j, (lab, d) in enumerate(data.items()):
-            xs = [i + (j - (nm - 1) / 2) * width for i in range(len(subsets))]
-            ax.bar(xs, [d.get(s, (0.0, 0))[0] for s in subsets], width, label=_short(lab))
-        ax.set_xticks(range(len(subsets)), [_short(s, 18) for s in subsets],
-                      rotation=30 if len(subsets) > 5 else 0, ha="right" if len(subsets) > 5 else "center")
-        ax.set_ylabel("accuracy (%)")
-        ax.set_ylim(0, 100)
-        ax.set_title(f"{bench}: accuracy per category")
-        ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=7, loc="upper right")
-        plots.append(Plot(f"categories-{bench}", f"{bench}: accuracy per category", _png(fig),
-                          "Final-turn accuracy per subset; failed calls excluded."))
+    for name, (labels, cols, cells) in category_cells(views).items():
+        key = re.sub(r"[^a-z0-9-]+", "-", name.lower())
+        if len(cols) <= kit.MAX_PANELS:
+            fig = kit.hbar_panels(f"{name}: accuracy per category (sorted by overall)", labels,
+                                  [(c, [row[j] for row in cells]) for j, c in enumerate(cols)])
+            plots.append(_plot(f"categories-{key}", f"{name}: accuracy per category", fig,
+                               "Final-turn accuracy; failed calls excluded; whiskers: 95% Wilson interval."))
+        if len(cols) > 1:
+            vals = [[c[0] if c else None for c in row] for row in cells]
+            fig = kit.heatmap_panels(f"{name}: run x category", labels, [("", cols, vals)])
+            plots.append(_plot(f"heatmap-{key}", f"{name}: accuracy heat map (run x category)", fig,
+                               "Each cell: final-turn accuracy (%); rows sorted by overall accuracy; blank: no "
+                               "items."))
     return plots
 
 
 def self_correction_figure(views: Sequence[RunView]) -> Any:
     """Rounds numbered as the self-correction table numbers them: round 0 is the first answer, round k the
-    answer standing after the k-th correction. None when no run is multi-turn."""
-    labels = run_labels(views)
-    raw = [(labels[i], str(v.run.get("benchmark", "")), accuracy_by_round(v.rows)) for i, v in enumerate(views)]
+    answer standing after the k-th correction. None when no run is multi-turn. Lines up to
+    :data:`plot_kit.MAX_LINES` runs, else a run x round heat map."""
+    rounds = [(v, s) for v in views if (s := accuracy_by_round(v.rows))]
+    labels = run_labels([v for v, _ in rounds])
+    raw = [(lab, str(v.run.get("benchmark", "")), s) for lab, (v, s) in zip(labels, rounds, strict=True)]
     many = len({b for _, b, s in raw if s}) > 1
-    series = [(f"{lab} ({b})" if many else lab, s) for lab, b, s in raw if s]
+    last = max((len(s) for _, _, s in raw), default=0)
+    # a run whose items all stopped early keeps its last accuracy in the later rounds (as each item does)
+    series = {(f"{lab} ({b})" if many else lab): {float(k): s[min(k, len(s) - 1)][0] for k in range(last)}
+              for lab, b, s in raw if s}
     if not series:
         return None
-    fig = _figure(6.0, 3.6)
-    ax = fig.subplots()
-    for lab, s in series:
-        ax.plot(range(len(s)), [a for a, _ in s], marker="o", label=_short(lab))
-    rounds = max(len(s) for _, s in series)
-    ax.set_xticks(range(rounds))
-    ax.set_xlabel("round (0 = first answer; as in the self-correction table)")
-    ax.set_ylabel("accuracy after round (%)")
-    ax.set_ylim(-2, 102)
-    ax.set_title("Self-correction: accuracy by round")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    return fig
+    return kit.series_figure("Self-correction: accuracy by round", series,
+                             "round (0 = first answer; as in the self-correction table)", "accuracy after round (%)")
 
 
 def plot_self_correction(views: Sequence[RunView]) -> list[Plot]:
     fig = self_correction_figure(views)
     if fig is None:
         return []
-    return [Plot("self-correction", "Self-correction: accuracy by round", _png(fig),
-                 "Round 0 is the first answer, round k the answer after k corrections; items that stopped early "
-                 "keep their last verdict in later rounds.")]
+    return [_plot("self-correction", "Self-correction: accuracy by round", fig,
+                  "Round 0 is the first answer, round k the answer after k corrections; items that stopped early "
+                  "keep their last verdict in later rounds.")]
 
 
 def accuracy_vs_tokens_figure(views: Sequence[RunView]) -> Any:
     """Each run is a point marked with its number; the numbers are keyed to run names beside the axes, so
     labels never overlap however close the points lie (coincident points share one label, ``1,2``)."""
     labels = run_labels(views)
+    benches = {str(v.run.get("benchmark", "?")) for v in views}
     pts = []
     for i, v in enumerate(views):
         acc, _ = accuracy(v.rows)
         toks = v.stats.get("mean_output_tokens") or 0
         if acc is not None and toks:
-            pts.append((labels[i], str(v.run.get("benchmark", "?")), float(toks), acc))
+            b = str(v.run.get("benchmark", "?"))
+            pts.append((f"{labels[i]} · {b}" if len(benches) > 1 else labels[i], b, float(toks), acc))
     if not pts:
         return None
-    fig = _figure(7.5, max(3.8, 1.6 + 0.2 * len(pts)))
+    fig = kit.figure(kit.WIDTH_IN, kit.key_height(len(pts)))
     ax = fig.subplots()
-    for bench in sorted({p[1] for p in pts}):
+    for k, bench in enumerate(sorted({p[1] for p in pts})):
         sel = [p for p in pts if p[1] == bench]
-        ax.scatter([p[2] for p in sel], [p[3] for p in sel], label=bench)
+        ax.scatter([p[2] for p in sel], [p[3] for p in sel], label=bench, s=22, **kit.style(k))
     xmax = max(p[2] for p in pts) * 1.1
-    # points closer than a label's size (8% of the x axis, 6 points of accuracy) share one label, "1,2"
-    clusters: list[list[int]] = []
-    for n, p in enumerate(pts, 1):
-        for c in clusters:
-            q = pts[c[0] - 1]
-            if abs(p[2] - q[2]) < 0.08 * xmax and abs(p[3] - q[3]) < 6:
-                c.append(n)
-                break
-        else:
-            clusters.append([n])
-    for nums in clusters:
-        p = pts[nums[0] - 1]
-        ax.annotate(",".join(map(str, nums)), (p[2], p[3]), fontsize=7, xytext=(4, 4), textcoords="offset points")
-    key = "\n".join(f"{n}  {_short(p[0], 40)}" for n, p in enumerate(pts, 1))
-    ax.text(1.02, 1.0, key, transform=ax.transAxes, fontsize=7, va="top", ha="left", family="monospace")
+    anns = kit.numbered_points(ax, [(p[2], p[3]) for p in pts], xmax, 100.0)
+    kit.numbered_key(ax, [p[0] for p in pts])
     ax.set_xlabel("mean output tokens per call")
     ax.set_ylabel("accuracy (%)")
-    ax.set_ylim(-2, 102)
+    ax.set_ylim(-4, 112)  # room for the labels of points at 0 and 100%
+    ax.set_yticks(range(0, 101, 20))
     ax.set_xlim(0, xmax)
     ax.set_title("Accuracy against mean output tokens (per run)")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="lower right")
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=min(4, len(benches)), fontsize=7)
+    kit.declutter(fig, ax, anns)
     return fig
 
 
 def plot_accuracy_vs_tokens(views: Sequence[RunView]) -> list[Plot]:
-    fig = accuracy_vs_tokens_figure(views)
-    if fig is None:
-        return []
-    return [Plot("acc-vs-tokens", "Accuracy against mean output tokens", _png(fig),
-                 "Points are numbered; the key beside the plot names each run.")]
+    """One plot per benchmark and mode (token counts of different protocols are not comparable)."""
+    groups = _by_protocol(views)
+    out = []
+    for name, idx in groups.items():
+        fig = accuracy_vs_tokens_figure([views[i] for i in idx])
+        if fig is None:
+            continue
+        key = "acc-vs-tokens" + ("" if len(groups) == 1 else "-" + re.sub(r"[^a-z0-9-]+", "-", name.lower()))
+        out.append(_plot(key, f"Accuracy against mean output tokens ({name})", fig,
+                         "Points are numbered; the key beside the plot names each run."))
+    return out
 
 
 def depth_figure(views: Sequence[RunView]) -> Any:
-    """Depths are whole numbers: the ticks are exactly the depths present (a single depth included)."""
+    """Depths are whole numbers: the ticks are exactly the depths present (a single depth included). Lines
+    up to :data:`plot_kit.MAX_LINES` series, else heat maps (one panel per puzzle) of run x depth."""
     series = depth_series(views)
     if not series:
         return None
-    fig = _figure(6.4, 3.8)
-    ax = fig.subplots()
+    if len(series) <= kit.MAX_LINES:
+        return kit.series_figure("Accuracy by tree depth", {k: {d: a for d, (a, _) in p.items()}
+                                                            for k, p in series.items()}, "tree depth",
+                                 "accuracy (%)")
+    groups: dict[str, dict[str, dict[float, tuple[float, int]]]] = defaultdict(dict)
     for key, pts in series.items():
-        xs = sorted(pts)
-        ax.plot(xs, [pts[x][0] for x in xs], marker="o", label=_short(key, 48))
-    depths = sorted({d for pts in series.values() for d in pts})
-    lo, hi = math.floor(depths[0]), math.ceil(depths[-1])
-    if hi - lo <= 20:
-        ax.set_xticks(range(lo, hi + 1))
-    else:
-        from matplotlib.ticker import MaxNLocator
-
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlim(lo - 0.5, hi + 0.5)
-    ax.set_xlabel("tree depth")
-    ax.set_ylabel("accuracy (%)")
-    ax.set_ylim(-2, 102)
-    ax.set_title("Accuracy by tree depth")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    return fig
+        lab, sep, group = key.rpartition(" / ")
+        groups[group if sep else ""][lab if sep else key] = pts
+    rows = list(dict.fromkeys(r for g in groups.values() for r in g))
+    rows.sort(key=lambda r: -sum(a for g in groups.values() for a, _ in g.get(r, {}).values()))
+    panels = []
+    for gname, g in groups.items():
+        depths = sorted({d for pts in g.values() for d in pts})
+        vals = [[g[r][d][0] if r in g and d in g[r] else None for d in depths] for r in rows]
+        panels.append((gname or "depth", [f"{d:g}" for d in depths], vals))
+    return kit.heatmap_panels("Accuracy by tree depth (columns: depth)", rows, panels)
 
 
 def plot_depth(views: Sequence[RunView]) -> list[Plot]:
     fig = depth_figure(views)
-    return [] if fig is None else [Plot("depth", "FineReason: accuracy by tree depth", _png(fig))]
+    return [] if fig is None else [_plot("depth", "FineReason: accuracy by tree depth", fig)]
 
 
 def plot_precision_recall(views: Sequence[RunView]) -> list[Plot]:
     pr = precision_recall(views)
     if not pr:
         return []
-    names = [_short(f"{lab} / {g}", 40) for lab, g, _, _ in pr]
-    fig = _figure(max(5.0, min(16.0, 1.5 + 0.7 * len(pr))), 3.8)
-    ax = fig.subplots()
-    xs = range(len(pr))
-    ax.bar([x - 0.2 for x in xs], [p for _, _, p, _ in pr], 0.4, label="precision")
-    ax.bar([x + 0.2 for x in xs], [r for _, _, _, r in pr], 0.4, label="recall")
-    ax.set_xticks(list(xs), names, rotation=30 if len(pr) > 3 else 0, ha="right" if len(pr) > 3 else "center",
-                  fontsize=7)
-    ax.set_ylabel("%")
-    ax.set_ylim(0, 100)
-    ax.set_title("State checking: precision / recall (positive = unsolvable)")
-    ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=7)
-    return [Plot("state-checking-pr", "FineReason state checking: precision and recall", _png(fig))]
+    runs = list(dict.fromkeys(lab for lab, _, _, _ in pr))
+    groups = list(dict.fromkeys(g for _, g, _, _ in pr))
+    got = {(lab, g): (p, r) for lab, g, p, r in pr}
+    mean = {lab: sum(p + r for la, _, p, r in pr if la == lab) / sum(2 for la, *_ in pr if la == lab) for lab in runs}
+    runs.sort(key=lambda lab: -mean[lab])  # best first, as every other run x column plot
+    panels = [(g, ["precision", "recall"], [[got[(lab, g)][k] if (lab, g) in got else None for k in (0, 1)]
+                                             for lab in runs]) for g in groups]
+    fig = kit.heatmap_panels("State checking: precision / recall (positive = unsolvable)", runs, panels,
+                             cbar_label="%")
+    return [_plot("state-checking-pr", "FineReason state checking: precision and recall", fig)]
 
 
 def real_life_points(views: Sequence[RunView]) -> list[tuple[str, float, float, int]]:
     """(run label, counterfactual accuracy, real-life answer rate, items) for KOR-Bench runs whose
     counterfactual verdicts carry ``real_life`` (percentages; failed calls excluded)."""
     out = []
-    for v, lab in zip(views, run_labels(views), strict=True):
-        rows = [r for r in v.rows if r.subset == "counterfactual" and not _is_error(r.final)
-                and r.final.verdict is not None and "real_life" in r.final.verdict.detail]
+    got = [(v, rows) for v in views if (rows := [
+        r for r in v.rows if r.subset == "counterfactual" and not _is_error(r.final)
+        and r.final.verdict is not None and "real_life" in r.final.verdict.detail])]
+    for (_, rows), lab in zip(got, run_labels([v for v, _ in got]), strict=True):
         if rows:
             n = len(rows)
             acc = 100.0 * sum(_correct(r.final) for r in rows) / n
@@ -457,35 +460,40 @@ def real_life_points(views: Sequence[RunView]) -> list[tuple[str, float, float, 
 
 def real_life_figure(views: Sequence[RunView]) -> Any:
     """KOR-Bench Figs. 6/7: real-life answer rate against counterfactual accuracy, the paper's models (Table 2,
-    chat and base) in grey behind ours."""
+    chat and base) in grey behind ours; our runs numbered, keyed beside the axes."""
     from . import paper_numbers as pn
 
     ours = real_life_points(views)
     if not ours:
         return None
-    fig = _figure(6.4, 4.0)
+    fig = kit.figure(kit.WIDTH_IN, kit.key_height(len(ours)))
     ax = fig.subplots()
     for table, marker, name in ((pn.KORBENCH_TABLE2_CHAT, "o", "paper: chat (zero-shot)"),
                                 (pn.KORBENCH_TABLE2_BASE, "s", "paper: base (three-shot)")):
         ax.scatter([r["Counterfactual"] for r in table.values()], [r["Counterfactual RL"] for r in table.values()],
-                   marker=marker, color="0.7", s=18, label=name)
-    for n, (lab, acc, rl, _) in enumerate(ours, 1):
-        ax.scatter([acc], [rl], s=40, label=f"{n}  {_short(lab, 40)}", zorder=3)
-        ax.annotate(str(n), (acc, rl), fontsize=7, xytext=(4, 4), textcoords="offset points")
+                   marker=marker, color="0.75", s=18, label=name)
+    ax.scatter([a for _, a, _, _ in ours], [r for _, _, r, _ in ours], s=36, color="C3", zorder=3,
+               label="our runs (numbered)")
+    ymax = max(max(r for _, _, r, _ in ours), *(r["Counterfactual RL"] for t in (pn.KORBENCH_TABLE2_CHAT,
+                                                                               pn.KORBENCH_TABLE2_BASE)
+                                                for r in t.values())) * 1.1 + 1
+    anns = kit.numbered_points(ax, [(a, r) for _, a, r, _ in ours], 100.0, ymax)
+    kit.numbered_key(ax, [lab for lab, _, _, _ in ours])
     ax.set_xlabel("counterfactual accuracy (%)")
     ax.set_ylabel("real-life answer rate (%)")
-    ax.set_xlim(-2, 102)
-    ax.set_ylim(bottom=0)
+    ax.set_xlim(-3, 110)  # room for the labels of points at 100%
+    ax.set_ylim(-3, ymax)
     ax.set_title("KOR-Bench counterfactual: real-life answers against accuracy")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=3, fontsize=7)
+    kit.declutter(fig, ax, anns)
     return fig
 
 
 def plot_real_life(views: Sequence[RunView]) -> list[Plot]:
     fig = real_life_figure(views)
-    return [] if fig is None else [Plot(
-        "real-life-rate", "KOR-Bench counterfactual: real-life answer rate", _png(fig),
+    return [] if fig is None else [_plot(
+        "real-life-rate", "KOR-Bench counterfactual: real-life answer rate", fig,
         "Grey: the paper's Table 2 models (chat zero-shot, base three-shot); lower real-life rate is better.")]
 
 

@@ -20,6 +20,7 @@ from ..core.benchmark import ScoredRow, Table
 from ..core.response import has_inline_reasoning
 from ..core.tokens import known_total
 from ..core.types import Outcome
+from . import numbers
 
 NA = "-"
 
@@ -41,13 +42,14 @@ def _row_figures(r: ScoredRow) -> dict[str, Any]:
             "reasoning": any(c.reasoning for c in comps) or any(has_inline_reasoning(c.text) for c in comps)}
 
 
-def _mean(xs: list[Any], digits: int = 1) -> Any:
+def _mean(xs: list[Any], digits: int = numbers.DIGITS) -> Any:
     got = [x for x in xs if x is not None]
-    return round(fmean(got), digits) if got else NA
+    return numbers.rounded(fmean(got), digits) if got else NA
 
 
 def _pct(k: int, n: int) -> Any:
-    return round(100.0 * k / n, 1) if n else NA
+    got = numbers.percent(k, n)
+    return NA if got is None else got
 
 
 def _summary(label: str, figs: list[dict[str, Any]]) -> list[Any]:

@@ -15,12 +15,11 @@ from rich.measure import Measurement
 from rich.table import Table as RichTable
 
 from ..core.benchmark import Table
+from . import numbers
 
 
 def _cell(x: Any) -> str:
-    if isinstance(x, float):
-        return f"{x:.2f}"
-    return "" if x is None else str(x)
+    return numbers.cell(x)
 
 
 def _longest_word(x: str) -> int:

@@ -67,7 +67,9 @@ class Estimate:
     n: int
 
     def text(self) -> str:
-        return f"{self.value:.2f} [{self.low:.2f}, {self.high:.2f}]"
+        from .numbers import interval, text
+
+        return f"{text(self.value)} {interval(self.low, self.high)}"
 
 
 def bootstrap_ci(scores: Sequence[float], n_boot: int = N_BOOT, seed: int = 0, level: float = LEVEL) -> Estimate:

@@ -9,13 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..core.benchmark import Table
-from . import stats
+from . import numbers, stats
 from .collect import RunView
 from .plots import run_labels
 
 
-def _r(x: float, nd: int = 2) -> float:
-    return round(x, nd)
+def _r(x: float) -> float:
+    return numbers.rounded(x)
 
 
 def ci_table(views: Sequence[RunView], n_boot: int = stats.N_BOOT, seed: int = 0) -> Table:
@@ -38,7 +38,8 @@ def ci_table(views: Sequence[RunView], n_boot: int = stats.N_BOOT, seed: int = 0
         sp = stats.sample_spread(v.rows)
         if sp is not None:
             notes.append(f"{lab}: {len(sp.per_sample)} samples, accuracy per sample "
-                         f"{', '.join(f'{x:.2f}' for x in sp.per_sample)}; mean {sp.mean:.2f}, sd {sp.sd:.2f}")
+                         f"{', '.join(numbers.text(x) for x in sp.per_sample)}; mean {numbers.text(sp.mean)}, "
+                         f"sd {numbers.text(sp.sd)}")
     return Table("Accuracy with 95% confidence intervals",
                  ["run", "mode", "subset", "n", "accuracy", "CI low", "CI high", "CI width"], rows, notes)
 
@@ -59,7 +60,7 @@ def compare_table(a: RunView, b: RunView, n_boot: int = stats.N_BOOT, seed: int 
         except ValueError:
             continue
         rows.append([sub, p.n, _r(p.acc_a), _r(p.acc_b), _r(p.diff), _r(p.low), _r(p.high), p.only_a, p.only_b,
-                     _r(p.p_bootstrap, 4), "" if p.p_mcnemar is None else _r(p.p_mcnemar, 4)])
+                     numbers.pvalue(p.p_bootstrap), numbers.pvalue(p.p_mcnemar)])
     return Table(f"Paired difference: A = {la} ({a.run.get('mode', '')}) minus B = {lb} ({b.run.get('mode', '')})",
                  ["subset", "n", "A", "B", "A-B", "CI low", "CI high", "A only", "B only", "p (bootstrap)",
                   "p (McNemar)"], rows,
@@ -173,7 +174,7 @@ def correlation_table(views: Sequence[RunView], seed: int = 0,
                 merged[f"{bench} {sub}"][model] = 100.0 * sum(vals) / len(vals)
         cols = {**dict(merged), **external}
         what = "benchmarks (overall and per subset) and the external scores"
-    rows = [[c.a, c.b, c.n, _r(c.pearson, 4), _r(c.spearman, 4), _r(c.p, 4)]
+    rows = [[c.a, c.b, c.n, _r(c.pearson), _r(c.spearman), numbers.pvalue(c.p)]
             for c in stats.correlations(cols, seed)]
     notes = [f"Correlation across models between {what} (accuracy per model; pairs need >= 3 models in common). "
              "p: two-sided permutation test of Pearson's r (5000 permutations)."]

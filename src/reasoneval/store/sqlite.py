@@ -255,6 +255,21 @@ class RunStore:
     def set_status(self, run_id: str, status: str) -> None:
         self.db.execute("UPDATE runs SET status=?, updated=? WHERE run_id=?", (status, time.time(), run_id))
 
+    @_guarded
+    def set_display_name(self, run_id: str, name: str | None) -> bool:
+        """Store the run's display name in its record (``spec.display_name``; None removes it, so the name is
+        derived from the model again). Not part of the run id. Returns False when there is no such run."""
+        row = self.db.execute("SELECT spec_json FROM runs WHERE run_id=?", (run_id,)).fetchone()
+        if row is None:
+            return False
+        spec = json.loads(row[0] or "{}")
+        if name is None:
+            spec.pop("display_name", None)
+        else:
+            spec["display_name"] = name
+        self.db.execute("UPDATE runs SET spec_json=? WHERE run_id=?", (json.dumps(spec), run_id))
+        return True
+
     def get_run(self, run_id: str) -> dict[str, Any] | None:
         rows = self.find_runs(run_id)
         return rows[0] if len(rows) == 1 else None

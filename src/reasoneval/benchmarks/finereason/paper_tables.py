@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...core.benchmark import Table
+from ...report import numbers
 from ...report.collect import RunView
 from ...report.paper_tables import row_labels
 from ...report.stats import item_scores
@@ -19,7 +20,7 @@ SC, ST = "state-checking", "state-transition"
 
 
 def _acc(vals: list[float]) -> float | None:
-    return round(100 * sum(vals) / len(vals), 2) if vals else None
+    return numbers.percent(sum(vals), len(vals))
 
 
 def finereason_table3(views: Sequence[RunView]) -> Table | None:
@@ -46,20 +47,21 @@ def finereason_table3(views: Sequence[RunView]) -> Table | None:
         cells: list[Any] = []
         for p in puzzles:
             cells += [_acc(list(d.get((p, SC), {}).values())), _acc(list(d.get((p, ST), {}).values()))]
-        sc = [c for c in cells[0::2] if c is not None]
-        st = [c for c in cells[1::2] if c is not None]
-        rows.append([model, *cells, round(sum(sc) / len(sc), 2) if sc else None,
-                     round(sum(st) / len(st), 2) if st else None])
+        # an average over fewer than the four puzzles is not the paper's: missing, naming the absent ones
+        avg = {t: numbers.mean_of_all([(f"{FR_NAMES[p]} {t}", _acc(list(d.get((p, task), {}).values())))
+                                       for p in FR_PUZZLES]) for t, task in (("SC", SC), ("ST", ST))}
+        rows.append([model, *cells, avg["SC"], avg["ST"]])
     rows.append(["Random (uniform guess)", *([50.0, None] * len(puzzles)), 50.0, None])
     maj = []
     for p in puzzles:
         g = list(golds.get(p, {}).values())
         maj += [round(100 * max(g.count("Solvable"), g.count("Unsolvable")) / len(g), 2) if g else None, None]
-    mj = [c for c in maj[0::2] if c is not None]
-    rows.append(["Majority class", *maj, round(sum(mj) / len(mj), 2) if mj else None, None])
+    mj = dict(zip(puzzles, maj[0::2], strict=True))
+    rows.append(["Majority class", *maj, numbers.mean_of_all([(f"{FR_NAMES[p]} SC", mj.get(p)) for p in FR_PUZZLES]),
+                 None])
     return Table("FineReason Table 3 layout: state checking (SC) and state transition (ST) accuracy", cols, rows,
                  ["One row per model (and the options its runs differ in) from its SC and ST runs; averages are "
-                  "the mean over the puzzles present. "
+                  "the mean over the four puzzles (missing, with the reason, when a puzzle was not run). "
                   "Random: a uniform Solvable/Unsolvable guess (the paper's baseline value is not in our copy); "
                   "majority class: always the more frequent gold label of the SC items scored. ST has no "
                   "random baseline (the move space is open). The paper's Table 3 numbers are not in our copy."])

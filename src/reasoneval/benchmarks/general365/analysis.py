@@ -15,6 +15,7 @@ from typing import Any
 from ...core.benchmark import Table
 from ...core.types import Outcome, Verdict
 from ...core.verdicts import Method
+from ...report.numbers import rounded
 
 PATHS = (Method.RULE, Method.JUDGE, Method.UNEXTRACTABLE, Method.JUDGE_UNPARSEABLE, Method.JUDGE_MISSING)
 
@@ -33,9 +34,12 @@ class _Count:
     correct: int = 0
     errors: int = 0
     paths: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    ids: set[str] = field(default_factory=set)  # the items answered (several samples of one count once)
 
-    def add(self, v: Verdict | None) -> None:
+    def add(self, v: Verdict | None, item: str | None = None) -> None:
         self.n += 1
+        if item is not None:
+            self.ids.add(item)
         if v is None:
             self.paths["unscored"] += 1
             return
@@ -45,11 +49,11 @@ class _Count:
 
     @property
     def accuracy(self) -> float:
-        return round(100 * self.correct / max(self.n - self.errors, 1), 1)
+        return rounded(100 * self.correct / max(self.n - self.errors, 1))  # as every table rounds
 
     def row(self, label: str) -> list[Any]:
         other = self.n - self.errors - sum(self.paths.get(p, 0) for p in PATHS)
-        return [label, self.n, self.accuracy, *(self.paths.get(p, 0) for p in PATHS), max(other, 0),
+        return [label, len(self.ids) or self.n, self.accuracy, *(self.paths.get(p, 0) for p in PATHS), max(other, 0),
                 self.errors]
 
 
@@ -57,15 +61,16 @@ def overall_table(rows: list[Scored], mode: str) -> Table:
     total = _Count()
     by_type: dict[str, _Count] = defaultdict(_Count)
     for r in rows:
-        total.add(r.verdict)
-        by_type[r.meta.get("answer_type") or "(unknown)"].add(r.verdict)
+        total.add(r.verdict, r.id)
+        by_type[r.meta.get("answer_type") or "(unknown)"].add(r.verdict, r.id)
     out = [total.row("overall"), *(by_type[t].row(t) for t in sorted(by_type))]
     return Table(f"General365 accuracy ({mode})",
                  ["answer type", "n", "accuracy", "by rule", "by judge", "unextractable", "judge unparseable",
                   "judge missing", "other", "errors"], out,
                  notes=["Columns 'by rule' .. 'judge missing' count which path decided each item "
                         "(Verdict.method); unparseable judge replies are counted apart and score as wrong.",
-                        "Accuracy = correct / (n - errors); every item (seed or variant) counts once."])
+                        "n: items, every item (seed or variant) once, its samples together; accuracy = correct / "
+                        "(answers - errors) over every sample."])
 
 
 def category_table(rows: list[Scored]) -> Table | None:
@@ -101,7 +106,7 @@ def seed_variant_table(rows: list[Scored]) -> Table | None:
     multi = [v for v in families.values() if len(v) > 1]
     if multi:
         all_ok = sum(all(v) for v in multi)
-        out.append(["seed families, all versions correct", len(multi), round(100 * all_ok / len(multi), 1)])
+        out.append(["seed families, all versions correct", len(multi), rounded(100 * all_ok / len(multi))])
         notes.append("A seed family is a seed with its variants (items sharing seed_id).")
     return Table("General365 seeds vs variants", ["group", "n", "accuracy"], out, notes)
 
@@ -113,20 +118,20 @@ def efficiency_table(rows: list[Scored]) -> Table | None:
         return None
     toks.sort(key=lambda x: x[0] or 0)
     out: list[list[Any]] = []
-    mean = round(sum(t or 0 for t, _ in toks) / len(toks), 1)
-    acc = round(100 * sum(v.correct for _, v in toks) / len(toks), 1)
+    mean = rounded(sum(t or 0 for t, _ in toks) / len(toks))
+    acc = rounded(100 * sum(v.correct for _, v in toks) / len(toks))
     out.append(["all", len(toks), mean, acc])
     for label, want in (("correct answers", True), ("wrong answers", False)):
         sel = [t or 0 for t, v in toks if v.correct is want]
         if sel:
-            out.append([label, len(sel), round(sum(sel) / len(sel), 1), 100.0 if want else 0.0])
+            out.append([label, len(sel), rounded(sum(sel) / len(sel)), 100.0 if want else 0.0])
     q = len(toks)
     for i in range(4):
         part = toks[i * q // 4:(i + 1) * q // 4]
         if part:
             out.append([f"length quartile {i + 1} (<= {part[-1][0]})", len(part),
-                        round(sum(t or 0 for t, _ in part) / len(part), 1),
-                        round(100 * sum(v.correct for _, v in part) / len(part), 1)])
+                        rounded(sum(t or 0 for t, _ in part) / len(part)),
+                        rounded(100 * sum(v.correct for _, v in part) / len(part))])
     return Table("General365 accuracy against output tokens", ["group", "n", "mean output tokens", "accuracy"],
                  out, notes=["Output tokens as reported by the backend (completion tokens, all turns)."])
 
@@ -155,7 +160,7 @@ def models_efficiency_table(runs: Iterable[tuple[str, list[Scored]]]) -> Table:
             c.add(r.verdict)
             if r.output_tokens is not None:
                 toks.append(r.output_tokens)
-        out.append([label, c.n, c.accuracy, round(sum(toks) / len(toks), 1) if toks else None])
+        out.append([label, c.n, c.accuracy, rounded(sum(toks) / len(toks)) if toks else None])
     out.sort(key=lambda r: float(r[3] or 0))
     return Table("General365 accuracy vs mean output tokens (per model)",
                  ["model", "n", "accuracy", "mean output tokens"], out)

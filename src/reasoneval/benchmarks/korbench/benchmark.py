@@ -37,6 +37,7 @@ from reasoneval.core.types import Item, Outcome, Prompt, Verdict
 from reasoneval.scoring.latexcmp import LatexCanonicalizer, default_canonicalizer
 
 from . import breakdown, prompts, report
+from .applies import CATEGORY_MODES, applies
 from .data import CATEGORIES, MIXED_SETS, KorData, Question, default_data
 from .items_file import FileQuestion, file_version, read_items_file
 from .mathexpr import VERDICT_BUDGET_S, schedule
@@ -50,18 +51,8 @@ from .score_official import Judgement, ScoringPolicy, apply_math, finish, judge,
 from .selfcorrect import MAX_CALLS, RoundStats, conversation
 from .subquestions import TypeStats
 
-CATEGORY_MODES = ("zero-shot", "three-shot", "self-correction", "self-correction-with-needle",
-                  "only-questions-zero-shot", "only-questions-three-shot")  # fmt: skip
 RAW_MODES = ("three-shot", "only-questions-three-shot")
 SC_MODES = ("self-correction", "self-correction-with-needle")
-
-
-def applies(subset: str, mode: str) -> bool:
-    if subset in CATEGORIES:
-        return mode in CATEGORY_MODES or (mode == "trick" and subset == "puzzle")
-    if subset in MIXED_SETS:
-        return mode == "mixed"
-    return subset == SUBQ and mode == "subquestions"
 
 
 def _question_item(q: Question, data: KorData) -> Item:
@@ -295,9 +286,9 @@ class KorBench(Benchmark):
         return [kor_table1(data), kor_table4(data), kor_table5(data), kor_table6(data), kor_table7(data, outputs)]
 
     def figures(self, views: list[Any]) -> list[Any]:
-        from .figures import plot_substeps
+        from .figures import korbench_figures
 
-        return plot_substeps(views)
+        return korbench_figures(views)
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         # API failures are not wrong answers in any mode: they are left out of every table and counted in a note
@@ -329,9 +320,12 @@ class KorBench(Benchmark):
             cats[r.subset].add(bool(v and v.correct), bool(v and v.detail.get("real_life")))
             if mode in SC_MODES:
                 rounds[r.subset].add([bool(t.verdict and t.verdict.correct) for t in r.turns])
-        tables = [report.table2([((), cats)], title=f"korbench ({mode}, {self.policy.name} scoring)")]
+        # the scoring policy is an option, shown in the report's label column: in the title, runs scored
+        # officially and corrected would make two tables of one row each instead of one table with both rows
+        tables = [report.table2([((), cats)], title=f"korbench ({mode})", mode=mode)]
+        tables[0].notes.append(f"Scoring: {self.policy.name}.")
         if mode in SC_MODES:
-            tables.append(report.self_correction_table([((), rounds)], title=f"korbench ({mode}) rounds"))
+            tables.append(report.self_correction_table([((), rounds)], title=f"korbench ({mode}) rounds", mode=mode))
         return tables + breakdown.breakdown_tables(self._rule_results(rows), self._rule_info, mode)
 
     def _rule_results(self, rows: list[ScoredRow]) -> list[breakdown.RuleResult]:

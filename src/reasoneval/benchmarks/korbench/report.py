@@ -1,10 +1,14 @@
 """KOR-Bench result tables in the paper's layouts, as :class:`~reasoneval.core.benchmark.Table` objects.
 
 * Table 2: Overall, Operation, Logic, Cipher, Puzzle, Counterfactual (real-life rate in parentheses).
-  Overall = Σ correct / Σ items over the categories present (= the mean when all have 250 items).
+  Overall = Σ correct / Σ items over the five categories (= the mean when all have 250 items).
 * Table 3: Overall (pass rate), Multi-Q (pass rate), Multi-R, Multi-RQ (pass rate); overall accuracy pools
   the items of the three sets, the overall pass rate is the mean of the three sets' pass rates.
 * Self-correction: cumulative accuracy after each round, per category and overall, plus correction rates.
+
+An Overall exists only when every category (set) it stands for was scored: over fewer it is another number
+than the paper's (a base model without Counterfactual got 22.50 where the paper has 35.20). Otherwise the cell
+is :class:`~reasoneval.report.numbers.Missing` with the categories that are not there.
 * Sub-questions: error rate per sub-step type.
 
 ``keys`` are leading row-label columns (e.g. ``("model", "mode")`` for re-scoring); the Benchmark's own
@@ -18,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reasoneval.core.benchmark import Table, TableKind
+from reasoneval.report.numbers import Missing, missing_categories, text
 
 from .data import CATEGORIES, MIXED_SETS
 from .selfcorrect import MAX_CALLS, RoundStats
@@ -54,14 +59,37 @@ class Tally:
 
 
 def fmt(x: float) -> str:
-    return f"{x:.2f}"
+    return text(x)
 
 
-def table2_row(by_category: Mapping[str, Tally]) -> list[str]:
+def _absent(names: Sequence[str], have: Mapping[str, Any], label: Any = str.capitalize) -> list[str]:
+    """``names`` with no scored item in ``have`` (as shown in the table's header)."""
+    out = []
+    for n in names:
+        t = have.get(n)
+        if t is None or not (t.total if isinstance(t, Tally) else t.n_items):
+            out.append(label(n))
+    return out
+
+
+def categories_of(mode: str | None) -> tuple[str, ...]:
+    """The categories a mode's Overall stands for (all five; ``trick``: Puzzle, the only one it applies to)."""
+    from .applies import applies
+
+    got = tuple(c for c in CATEGORIES if mode is None or applies(c, mode))
+    return got or CATEGORIES
+
+
+def _mode(keys: Sequence[str], k: Sequence[Any], mode: str | None) -> str | None:
+    return str(k[list(keys).index("mode")]) if mode is None and "mode" in keys else mode
+
+
+def table2_row(by_category: Mapping[str, Tally], mode: str | None = None) -> list[str]:
     present = [by_category[c] for c in CATEGORIES if c in by_category and by_category[c].total]
     correct = sum(t.correct for t in present)
     total = sum(t.total for t in present)
-    row = [fmt(100 * correct / total) if total else MISSING]
+    absent = _absent(categories_of(mode), by_category)
+    row: list[str] = [Missing(missing_categories(absent)) if absent else fmt(100 * correct / total)]
     for c in CATEGORIES:
         t = by_category.get(c)
         if t is None or not t.total:
@@ -74,8 +102,10 @@ def table2_row(by_category: Mapping[str, Tally]) -> list[str]:
 
 
 def table2(rows: Sequence[tuple[Sequence[Any], Mapping[str, Tally]]], keys: Sequence[str] = (),
-           title: str = "KOR-Bench (Table 2 layout)") -> Table:
-    return Table(title, [*keys, *TABLE2_COLUMNS], [[*k, *table2_row(t)] for k, t in rows],
+           title: str = "KOR-Bench (Table 2 layout)", mode: str | None = None) -> Table:
+    """``mode``: the protocol of every row (else each row's ``mode`` key), which sets the categories Overall
+    needs."""
+    return Table(title, [*keys, *TABLE2_COLUMNS], [[*k, *table2_row(t, _mode(keys, k, mode))] for k, t in rows],
                  notes=["Counterfactual: accuracy (real-life answer rate)."], kind=TableKind.LEADERBOARD)
 
 
@@ -84,9 +114,10 @@ def table3_row(by_set: Mapping[str, Tally]) -> tuple[list[str], list[str]]:
     main = [by_set[s] for s in MIXED_SETS[:3] if s in by_set and by_set[s].total]
     total = sum(t.total for t in main)
     correct = sum(t.correct for t in main)
-    overall = (f"{fmt(100 * correct / total)} ({fmt(sum(t.pass_rate for t in main) / len(main))})"
-               if total else MISSING)
-    cells = [overall]
+    absent = _absent(MIXED_SETS[:3], by_set, str)
+    overall = (Missing(missing_categories(absent)) if absent
+               else f"{fmt(100 * correct / total)} ({fmt(sum(t.pass_rate for t in main) / len(main))})")
+    cells: list[str] = [overall]
     extra = [s for s in MIXED_SETS[3:] if s in by_set]
     for s in (*MIXED_SETS[:3], *extra):
         t = by_set.get(s)
@@ -113,7 +144,8 @@ def table3(rows: Sequence[tuple[Sequence[Any], Mapping[str, Tally]]], keys: Sequ
 
 
 def self_correction_table(rows: Sequence[tuple[Sequence[Any], Mapping[str, RoundStats]]], keys: Sequence[str] = (),
-                          title: str = "KOR-Bench self-correction: accuracy after each round") -> Table:
+                          title: str = "KOR-Bench self-correction: accuracy after each round",
+                          mode: str | None = None) -> Table:
     cols = [*keys, "category", "n", *[f"round {k}" for k in range(MAX_CALLS)],
             *[f"corr. rate r{k}" for k in range(1, MAX_CALLS)]]
     out: list[list[Any]] = []
@@ -125,7 +157,11 @@ def self_correction_table(rows: Sequence[tuple[Sequence[Any], Mapping[str, Round
                 continue
             out.append([*k, c, st.n_items, *map(fmt, st.accuracies()), *map(fmt, st.correction_rates())])
             pooled.merge(st)
-        if len(stats) > 1:
+        absent = _absent(categories_of(_mode(keys, k, mode)), stats)
+        if absent:  # pooled over fewer categories it is not the paper's overall: shown missing, with why
+            why = Missing(missing_categories(absent))
+            out.append([*k, "overall", pooled.n_items, *[why] * (len(cols) - len(keys) - 2)])
+        else:
             out.append([*k, "overall", pooled.n_items, *map(fmt, pooled.accuracies()),
                         *map(fmt, pooled.correction_rates())])
     return Table(title, cols, out, notes=[

@@ -29,6 +29,7 @@ from typing import Any
 
 from ...core.benchmark import Benchmark
 from ...core.types import GenParams, Item, Outcome, Prompt, Verdict
+from ...models.limits import ResponseLimits
 from ...models.openai_compat import HTTPOptions, OpenAICompatBackend
 from ...runner.engine import Runner
 from ...runner.spec import RunSpec
@@ -39,9 +40,16 @@ from ...testing.fake_openai import planned_fault
 from ...testing.procs import FakeServerProc
 from .score_official import finish, judge
 
+#: every fault kind of the fake server: transport and status faults, then the response faults that hit every attempt
+#: (no choices, an Anthropic-shaped stream, a stream without its end, control codes, a gzip bomb, an endless answer,
+#: a 401 echoing the key) and the usage faults whose answer is fine (usage recorded as unknown)
+RESPONSE_ERRORS = ("nochoices", "anthropicsse", "nofinish", "ctlbody", "ctlredirect", "gzipbomb", "endless", "key401")
 FAULTS = ("429", "500", "hang", "malformed", "empty", "400", "echo401", "redirect", "surrogate", "empty200", "bomb",
-          "hangforever")
-PERMANENT_ERRORS = frozenset({"400", "echo401", "redirect"})
+          "hangforever", *RESPONSE_ERRORS, "usage1e999", "usagestr", "nousage")
+PERMANENT_ERRORS = frozenset({"400", "echo401", "redirect", *RESPONSE_ERRORS})
+#: the soak's response limits: small, so that the bombs and endless answers are cut quickly (the defaults are
+#: exercised in tests/core/test_response_faults.py)
+SOAK_LIMITS = ResponseLimits(max_bytes=4 * 1024 * 1024, max_decoded_bytes=4 * 1024 * 1024, max_chars=200_000)
 SECRET = "sk-soak-" + "S3cr3t" * 5
 WORDS = ("apple", "river", "stone", "cloud", "ember", "frost", "grove", "harbor", "island", "jungle")
 MATH_EVERY = 10  # every 10th item is a SymPy-scored KOR-Bench Operation item (subset "math")
@@ -141,7 +149,8 @@ def soak(workdir: Path, n: int = 1250, rate: float = 0.2, concurrency: int = 32,
     """Run ``n`` items with a fraction ``rate`` of faulty prompts (0: the fault-free baseline) and audit."""
     faults = list(FAULTS)
     mix = ["--fault-rate", str(rate), "--faults", ",".join(faults)] if rate > 0 else []
-    srv = FakeServerProc("--delay", "0.01", *mix, "--timeout-sleep", str(hang_s), "--retry-after", "1")
+    srv = FakeServerProc("--delay", "0.01", *mix, "--timeout-sleep", str(hang_s), "--retry-after", "1",
+                         "--bomb-mb", "64")
     lc = LatexCanonicalizer(workers=2, timeout=SOAK_SYMPY_TIMEOUT_S, persistent=False, seeded=False)
     try:
         lc.get("1")  # the sandbox's start-up (SymPy import) is not part of any verdict's budget
@@ -151,7 +160,7 @@ def soak(workdir: Path, n: int = 1250, rate: float = 0.2, concurrency: int = 32,
         spec = RunSpec("soak", None, "zero-shot", f"openai-compat/fake@{srv.url}", bench.default_params)
         backend = OpenAICompatBackend(spec.model, "fake", [srv.url], SECRET, concurrency,
                                       HTTPOptions(timeout_s=30, hedge_min_s=1.0, backoff_base_s=0.05,
-                                                  backoff_max_s=1.0))  # adaptive hedging and abandonment
+                                                  backoff_max_s=1.0, limits=SOAK_LIMITS))  # adaptive hedging, abandonment
 
         async def go() -> Any:
             try:

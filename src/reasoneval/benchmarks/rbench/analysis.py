@@ -10,6 +10,7 @@ from typing import Any
 
 from ...core.benchmark import Table
 from ...core.types import Outcome, Verdict
+from ...report.numbers import rounded
 
 
 @dataclass
@@ -28,9 +29,16 @@ class _Count:
     correct: int = 0
     unextractable: int = 0
     errors: int = 0
+    ids: set[str] = field(default_factory=set)  # the items answered (several samples of one count once)
 
-    def add(self, v: Verdict | None) -> None:
+    @property
+    def items(self) -> int:
+        return len(self.ids) or self.n
+
+    def add(self, v: Verdict | None, item: str | None = None) -> None:
         self.n += 1
+        if item is not None:
+            self.ids.add(item)
         if v is None:
             return
         self.correct += int(v.outcome is Outcome.CORRECT)
@@ -39,7 +47,7 @@ class _Count:
 
     @property
     def accuracy(self) -> float:
-        return round(100 * self.correct / max(self.n - self.errors, 1), 1)
+        return rounded(100 * self.correct / max(self.n - self.errors, 1))  # as every table rounds
 
 
 def _order(subset: str) -> tuple[int, str]:
@@ -50,23 +58,24 @@ def _order(subset: str) -> tuple[int, str]:
 def accuracy_table(rows: list[Scored], mode: str) -> Table:
     stats: dict[str, _Count] = defaultdict(_Count)
     for r in rows:
-        stats[r.subset].add(r.verdict)
-    out = [[s, c.n, c.correct, c.accuracy, c.unextractable, c.errors]
+        stats[r.subset].add(r.verdict, r.id)
+    out = [[s, c.items, c.correct, c.accuracy, c.unextractable, c.errors]
            for s, c in sorted(stats.items(), key=lambda kv: _order(kv[0]))]
     return Table(f"R-Bench Top-1 accuracy ({mode})", ["config", "n", "correct", "accuracy", "unextractable",
                                                      "errors"], out,
                  notes=["Each config is scored on its own, as in the paper; languages are never merged. "
-                        "Accuracy = correct / (n - errors); unextractable answers count as wrong."])
+                        "n: items (the samples of one item count once); accuracy = correct / (answers - errors) over "
+                        "every sample; unextractable answers count as wrong."])
 
 
 def _group_table(rows: list[Scored], title: str, keys: Callable[[Scored], tuple[str, ...]],
                  columns: list[str]) -> Table | None:
     stats: dict[tuple[str, ...], _Count] = defaultdict(_Count)
     for r in rows:
-        stats[(r.subset, *keys(r))].add(r.verdict)
+        stats[(r.subset, *keys(r))].add(r.verdict, r.id)
     if all(k[1] == "(unknown)" for k in stats):
         return None
-    out = [[*k, c.n, c.accuracy] for k, c in sorted(stats.items(), key=lambda kv: (_order(kv[0][0]), kv[0]))]
+    out = [[*k, c.items, c.accuracy] for k, c in sorted(stats.items(), key=lambda kv: (_order(kv[0][0]), kv[0]))]
     return Table(title, ["config", *columns, "n", "accuracy"], out)
 
 
@@ -109,7 +118,7 @@ def consistency_table(rows: Iterable[Scored]) -> Table | None:
     for split in sorted(stats):
         n, both, en_only, zh_only, neither, same = stats[split]
         out.append([f"R-Bench-{split.upper()}", n, both, en_only, zh_only, neither,
-                    round(100 * (both + neither) / n, 1), round(100 * same / n, 1)])
+                    rounded(100 * (both + neither) / n), rounded(100 * same / n)])
     return Table("R-Bench EN/ZH consistency (paired questions)",
                  ["split", "pairs", "both correct", "en only", "zh only", "both wrong", "outcome agreement %",
                   "same letter %"], out,
