@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 
-from reasoneval.report.paper_tables_rbench import accuracy_table as rbench_table5
-
 from reasoneval.benchmarks.rbench.analysis import Scored
 from reasoneval.benchmarks.rbench.analysis import accuracy_table as rbench_accuracy
+from reasoneval.benchmarks.rbench.paper_tables import accuracy_table as rbench_table5
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
 from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect, numbers, render
