@@ -58,6 +58,11 @@ def test_import_stores_one_run_per_model_and_mode_with_rescore_verdicts(two_mode
     got = {(r["model"], r["mode"]): r for r in runs(store)}
     assert set(got) == {("gpt-4o", "zero-shot"), ("Meta-Llama-3.1-8B", "three-shot")}
     assert all(r["items"] == 1250 and r["status"] == "complete" for r in got.values())
+    # the release recorded no generation parameters: none are stored as if known
+    from reasoneval.store.sqlite import RunStore
+
+    st = RunStore(store, readonly=True)
+    assert all(r["spec"]["params"] == {} and r["spec"]["params_unknown"] for r in st.find_runs())
 
     # item by item, the verdicts rescore gives for the same files
     recs = [json.loads(x) for x in lines(cli("rescore", "korbench", str(two_models), "--jsonl"))]

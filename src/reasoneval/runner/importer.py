@@ -121,6 +121,9 @@ def _store_groups(bench: Benchmark, store: RunStore, got: OutsideScores, groups:
             continue
         record = spec.record(bench.data_version(), bench.prompt_version(mode))
         record["origin"] = {**prov_origin(spec), "paths": [str(Path(f).resolve()) for f in files]}
+        # the source did not record how it generated: no generation parameters are shown as if known
+        record["params"] = {}
+        record["params_unknown"] = True
         out: list[ImportRow] = []
         seen: dict[tuple[str, int], int] = {}
         for i in idxs:
