@@ -4,7 +4,7 @@
 
 Prints both runs' wall time and the audit (lost / duplicated / mis-scored must all be 0). Every 10th item is
 a SymPy-scored KOR-Bench Operation item; the line gives the slowest SymPy verdict against the soak's
-per-verdict budget (``reasoneval.testing.soak.SOAK_VERDICT_BUDGET_S``).
+per-verdict budget (``reasoneval.benchmarks.korbench.soak.SOAK_VERDICT_BUDGET_S``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from reasoneval.testing.soak import soak
+from reasoneval.benchmarks.korbench.soak import soak
 
 
 def main() -> None:

@@ -1,25 +1,29 @@
 """The ``reasoneval`` console script: starts what a command needs first, then hands over to :mod:`.cli`.
 
-``rescore korbench`` sends LaTeX answers to SymPy workers, and SymPy's import (~0.55 s on 2 cores) happens in
-their fork server. Starting that server before the CLI's own imports (~0.2 s) and the reading of the files lets
-the import overlap them. It is skipped when the on-disk LaTeX cache already holds answers (a warm run may need
-no worker at all); the pool then starts at the first string the caches do not know, as in every other command.
+A benchmark package may define ``prestart(argv)`` in its ``__init__``: it is called with the command line when
+the second word names that benchmark (``reasoneval rescore BENCH ...``), before the CLI's own imports, to start
+something slow whose start-up can overlap them (KOR-Bench starts its SymPy fork server there). The benchmark is
+found through its entry point, as everywhere else.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
+from collections.abc import Callable
 
 
 def _prestart(argv: list[str]) -> None:
-    if argv[:2] != ["rescore", "korbench"] or "--help" in argv:
+    if len(argv) < 2 or "--help" in argv or argv[1].startswith("-"):
         return
-    from .scoring import latexcmp
+    from importlib.metadata import entry_points
 
-    cache = latexcmp.disk_cache_path()
-    if cache.exists() and cache.stat().st_size > 0:
+    for ep in entry_points(group="reasoneval.benchmarks", name=argv[1].partition(":")[0]):
+        package = ep.value.partition(":")[0].rpartition(".")[0]
+        hook: Callable[[list[str]], None] | None = getattr(importlib.import_module(package), "prestart", None)
+        if hook is not None:
+            hook(argv)
         return
-    latexcmp.default_canonicalizer().start()
 
 
 def main() -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from reasoneval import cli
+from reasoneval.benchmarks.korbench.build_mixed import draw
 from reasoneval.benchmarks.korbench.data import DATA_DIR, KorData, default_data
-from reasoneval.builder.kormixed import draw
 from reasoneval.builder.rows import read_rows
 
 

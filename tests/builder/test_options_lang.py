@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reasoneval.builder.options import NONE_CORRECT, arrange, choose
+from reasoneval.benchmarks.rbench.build_options import NONE_CORRECT, arrange, choose
 
 
 def test_chinese_fixed_option_seeded_shuffle_and_numeric_gap() -> None:

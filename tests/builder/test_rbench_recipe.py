@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from reasoneval import cli
-from reasoneval.builder.options import NONE_CORRECT, arrange, choose
+from reasoneval.benchmarks.rbench.build_options import NONE_CORRECT, arrange, choose
 from reasoneval.builder.rows import read_rows
 
 SEED = 7

@@ -329,7 +329,7 @@ def test_soak_every_fault_kind_at_20_percent(tmp_path: Path) -> None:
     malformed / missing usage); figures: bench/soak.py.
     Every 10th item is a KOR-Bench Operation item scored through SymPy (gold with "or", answer equal only up to
     LaTeX equivalence); the bombs on those reach SymPy and cost one verdict budget each."""
-    from reasoneval.testing.soak import FAULTS, SOAK_VERDICT_BUDGET_S, soak
+    from reasoneval.benchmarks.korbench.soak import FAULTS, SOAK_VERDICT_BUDGET_S, soak
 
     r = soak(tmp_path, 1250, 0.2)
     assert (r.lost, r.duplicated, r.misscored, r.secret_leaks) == (0, 0, 0, 0), (r.line(), r.misscored_items)

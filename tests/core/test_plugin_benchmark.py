@@ -9,7 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import reasoneval
 from reasoneval.testing.procs import FakeServerProc
+
+SRC = str(Path(reasoneval.__file__).resolve().parents[1])
 
 MODULE = '''
 from reasoneval.core.benchmark import Benchmark
@@ -50,7 +53,7 @@ def test_third_party_benchmark_in_two_files(tmp_path: Path) -> None:
     (pkg / "letterbench.py").write_text(MODULE)  # file 1
     (pkg / "letterbench-0.1.dist-info" / "entry_points.txt").write_text(  # file 2
         "[reasoneval.benchmarks]\nletters = letterbench:LetterBench\n")
-    env = {**os.environ, "PYTHONPATH": str(pkg)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(pkg), SRC])}  # this checkout's reasoneval
     env.pop("REASONEVAL_PLUGINS", None)
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -72,8 +72,7 @@ def test_700kb_payload_scores_in_well_under_a_second() -> None:
 
 
 def _watch_agrees(pieces: list[str]) -> None:
-    from reasoneval.core.response import answer_started
-    from reasoneval.models.openai_compat import AnswerWatch
+    from reasoneval.core.response import AnswerWatch, answer_started
 
     # the reference: what the reader did before, answer_started on the whole text after each piece, latched at
     # the first true (it is not monotonic: "<thi" has started, "<think>" has not; the first answer stays first)
@@ -132,7 +131,7 @@ def _think_stream(n: int) -> list[str]:
 
 def test_answer_watch_is_linear_in_the_pieces() -> None:
     """Fed directly, 4x the pieces of an inline <think> costs about 4x (the re-join was quadratic: 16x)."""
-    from reasoneval.models.openai_compat import AnswerWatch
+    from reasoneval.core.response import AnswerWatch
 
     def feed_all(pieces: list[str]) -> float:
         t0 = time.perf_counter()

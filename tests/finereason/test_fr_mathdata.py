@@ -112,7 +112,7 @@ def test_local_metamathqa_json_and_bad_rows(tmp_path: Path) -> None:
 
 
 def test_data_pull_metamathqa_then_export_offline(hub: FakeHub) -> None:
-    from reasoneval.hub.cli import app as hub_app
+    from reasoneval.cli.data import app as hub_app
     from reasoneval.hub.releases import RELEASES
 
     res = CliRunner().invoke(hub_app, ["pull", "metamathqa"])

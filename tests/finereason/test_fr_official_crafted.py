@@ -25,10 +25,10 @@ from reasoneval.benchmarks.finereason.g24_value import sympy_equals_24
 from reasoneval.benchmarks.finereason.options import FROptions
 from reasoneval.benchmarks.finereason.score_official import MAX_LITERAL_CHARS, score_st_official
 from reasoneval.benchmarks.finereason.score_official_e2e import last_table, official_e2e_label
+from reasoneval.cli.rescore import rescore_outside
 from reasoneval.core import registry
 from reasoneval.core.types import Completion, GenParams, Item, Prompt
 from reasoneval.core.verdicts import Method
-from reasoneval.runner.outside import rescore_outside
 from reasoneval.runner.scoring import score_completion
 from reasoneval.runner.spec import RunSpec
 

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 
 from reasoneval.benchmarks.rbench.benchmark import RBench
+from reasoneval.cli.rescore import rescore_outside
 from reasoneval.core import registry
 from reasoneval.core.benchmark import ScoredRow, Turn
 from reasoneval.core.types import Completion, Outcome, Prompt, Verdict
-from reasoneval.runner.outside import rescore_outside
 
 FIX = Path(__file__).parents[1] / "fixtures" / "rbench"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from reasoneval.benchmarks.korbench import dataset_stats as ds
 from reasoneval.cli import app
-from reasoneval.report import dataset_stats as ds
 
 OUTPUTS = Path("/work/shared/data/korbench-outputs/main")
 
@@ -77,7 +77,7 @@ def test_stats_cli_json() -> None:
 
 
 def test_kor_table5_formats_with_release_answers() -> None:
-    from reasoneval.report.kor_answer_formats import kor_table5
+    from reasoneval.benchmarks.korbench.answer_formats import kor_table5
 
     t = kor_table5()
     assert [r[0] for r in t.rows] == ["NR", "ME", "TR", "MC", "SD"]

@@ -6,12 +6,12 @@ import json
 
 from reasoneval.benchmarks.rbench.analysis import Scored
 from reasoneval.benchmarks.rbench.analysis import accuracy_table as rbench_accuracy
+from reasoneval.benchmarks.rbench.paper_tables import accuracy_table as rbench_table5
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
 from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect, numbers, render
 from reasoneval.report.collect import RunView
 from reasoneval.report.html import fmt
-from reasoneval.report.paper_tables_rbench import accuracy_table as rbench_table5
 from reasoneval.report.stats_tables import compare_table
 
 

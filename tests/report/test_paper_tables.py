@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from reasoneval.benchmarks.finereason.paper_tables import finereason_table3
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
 from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect
 from reasoneval.report.collect import RunView
-from reasoneval.report.paper_tables import extra_tables, finereason_table3
+from reasoneval.report.paper_tables import extra_tables
 
 
 def _rows(puzzle: str, n_ok: int, n: int, golds: list[str] | None = None) -> list[ScoredRow]:
@@ -57,7 +58,7 @@ def test_merged_report_tells_modes_apart() -> None:
 def test_cross_run_tables_never_pool_runs_made_differently() -> None:
     """FineReason Table 3 and General365 Table 1 keep runs apart that differ in options (or, General365, in
     mode); a second run of the same label replaces items instead of counting them twice."""
-    from reasoneval.report.paper_tables_general365 import general365_table1
+    from reasoneval.benchmarks.general365.paper_tables import general365_table1
 
     golds = ["Solvable"] * 10
     off = _view("m1", "state-checking", _rows("sudoku", 2, 10, golds))

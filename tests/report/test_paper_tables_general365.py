@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reasoneval.benchmarks.general365.dataset_stats import category_tables
+from reasoneval.benchmarks.general365.paper_numbers import GENERAL365_TABLE1, general365_model
+from reasoneval.benchmarks.general365.paper_tables import general365_table1
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
 from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect
 from reasoneval.report.collect import RunView
 from reasoneval.report.dataset_stats import dataset_tables
-from reasoneval.report.dataset_stats_general365 import category_tables
-from reasoneval.report.paper_numbers_general365 import GENERAL365_TABLE1, general365_model
 from reasoneval.report.paper_tables import extra_tables
-from reasoneval.report.paper_tables_general365 import general365_table1
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "general365"
 

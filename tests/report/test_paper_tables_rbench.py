@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from reasoneval.benchmarks.rbench.paper_numbers import RBENCH_TABLE5, RBENCH_TABLE7, rbench_model
+from reasoneval.benchmarks.rbench.paper_tables import accuracy_table, cot_ablation_table
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
 from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect
 from reasoneval.report.collect import RunView
-from reasoneval.report.paper_numbers_rbench import RBENCH_TABLE5, RBENCH_TABLE7, rbench_model
 from reasoneval.report.paper_tables import extra_tables
-from reasoneval.report.paper_tables_rbench import accuracy_table, cot_ablation_table
 
 
 def _rows(subset: str, right: set[int], n: int, errors: frozenset[int] = frozenset()) -> list[ScoredRow]:
@@ -95,7 +95,7 @@ def test_html_report_shows_cross_run_tables_escaped() -> None:
 
 
 def test_runs_on_other_data_are_separate_rows_still_matched_to_the_paper() -> None:
-    from reasoneval.report.paper_tables_rbench import accuracy_table
+    from reasoneval.benchmarks.rbench.paper_tables import accuracy_table
 
     m = "openai/gpt-4o-2024-11-20"
     a = _view(m, "cot", _rows("t_en", {0, 1}, 4))

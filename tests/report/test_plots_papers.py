@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from reasoneval.benchmarks.finereason.figures import (
+    empty_cell_points,
+    empty_cells_density_figure,
+    empty_cells_figure,
+)
+from reasoneval.benchmarks.korbench.figures import substep_accuracy, substep_figure
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
 from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect
 from reasoneval.report.collect import RunView
 from reasoneval.report.plots import make_plots
-from reasoneval.report.plots_papers import (
-    empty_cell_points,
-    empty_cells_density_figure,
-    empty_cells_figure,
-    substep_accuracy,
-    substep_figure,
-)
 
 
 def _row(key: str, subset: str, ok: bool, detail: dict[str, object], error: bool = False) -> ScoredRow:

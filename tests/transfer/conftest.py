@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 from transferdata import GSM8K, MATH500, MMLU, forget, gsm8k_files, math_files, mmlu_files
 
-from reasoneval.core import registry
-from reasoneval.hub import RELEASES
+from reasoneval.hub import RELEASES, release
 from reasoneval.testing.fake_hub import FakeHub
 
 
@@ -29,8 +28,7 @@ def hub_env(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHub]
     for var in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HUB_OFFLINE", "HF_TOKEN"):
         monkeypatch.delenv(var, raising=False)
     for name in ("gsm8k", "math", "mmlu"):
-        registry.get(name)  # the plugin adds its release
-        monkeypatch.setitem(RELEASES, name, dataclasses.replace(RELEASES[name], revision="main"))
+        monkeypatch.setitem(RELEASES, name, dataclasses.replace(release(name), revision="main"))
     forget()
     yield hub
     hub.stop()

@@ -89,13 +89,13 @@ class Answers:
 
 def _execute(bench: Benchmark, spec: RunSpec, ctx: Context) -> str:
     """Run ``spec`` with the CLI's local runner (model loading, preflight, engine processes)."""
-    from ..cli import _run_local
     from ..models.base import ModelError
+    from ..runner.local import run_local
 
     st = RunStore(ctx.store)
     try:
         with st.run_lock(spec.run_id()):
-            res = asyncio.run(_run_local(bench, spec, st, ctx.concurrency, True, ctx.progress))
+            res = asyncio.run(run_local(bench, spec, st, ctx.concurrency, True, ctx.progress))
     except ModelError as e:
         raise BuildError(str(e)) from e
     finally:

@@ -28,7 +28,7 @@ def encoder() -> Encoder:
     """The packaged MiniLM encoder, loaded once per process."""
     global _ENCODER
     if _ENCODER is None:
-        from ..benchmarks.general365.diversity import MissingDependency, minilm_encoder
+        from .embed import MissingDependency, minilm_encoder
 
         try:
             _ENCODER = minilm_encoder()
@@ -38,14 +38,14 @@ def encoder() -> Encoder:
 
 
 def vectors(texts: Sequence[str], enc: Encoder | None = None) -> Any:
-    from ..benchmarks.general365.diversity import embed
+    from .embed import embed
 
     return embed(list(texts), enc or encoder())
 
 
 def _item_text(item: Any, bench: Any) -> str:
-    for meta in ("_rbench", "_g365"):
-        q = (item.data.get(meta) or {}).get("question")
+    for key, meta in item.data.items():  # the release record a benchmark keeps under ``_<name>``
+        q = meta.get("question") if key.startswith("_") and isinstance(meta, dict) else None
         if isinstance(q, str):
             return q
     q = item.data.get("question")

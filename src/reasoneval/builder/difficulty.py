@@ -39,7 +39,7 @@ def difficulty(rows: list[Row], p: DifficultyParams, ctx: Context) -> StepResult
     if not p.models and not p.runs:
         raise BuildError("step difficulty: give models (run on the rows) and/or runs (stored)")
     if p.models and not p.target:
-        raise BuildError("step difficulty: models need a target benchmark[:subset], e.g. rbench:t_en")
+        raise BuildError("step difficulty: models need a target benchmark[:subset] (reasoneval list)")
     if p.unrated not in ("keep", "drop"):
         raise BuildError("step difficulty: unrated must be keep or drop")
     run_ids: list[str] = []

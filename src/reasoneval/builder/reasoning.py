@@ -38,7 +38,7 @@ def reasoning(rows: list[Row], p: ReasoningParams, ctx: Context) -> StepResult:
     if not p.model and not p.runs:
         raise BuildError("step reasoning: give model (run on the rows) and/or runs (stored)")
     if p.model and not p.target:
-        raise BuildError("step reasoning: model needs a target benchmark[:subset], e.g. rbench:t_en")
+        raise BuildError("step reasoning: model needs a target benchmark[:subset] (reasoneval list)")
     run_ids: list[str] = []
     if p.model:
         data = eval_file(rows, p.file or default_file(p.target), ctx)

@@ -35,9 +35,9 @@ import yaml
 
 from .. import __version__
 from .calls import Context
+from .catalog import all_steps
 from .params import from_mapping, to_json
 from .rows import BuildError, Row, file_sha256, read_rows, rows_sha256, write_rows
-from .steps import all_steps
 
 RESERVED = ("step", "branch", "save_as")
 

@@ -38,10 +38,3 @@ def step(name: str, params: type, help: str) -> Callable[[StepFn], StepFn]:
         return fn
 
     return deco
-
-
-def all_steps() -> dict[str, Step]:
-    """Every step (importing the modules that define them)."""
-    from . import dedup, difficulty, kormixed, options, reasoning, translate, variants  # noqa: F401
-
-    return STEPS

@@ -6,6 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, ClassVar
 
 from .errors import DataError
@@ -203,6 +204,38 @@ class Benchmark(ABC):
     def diff_reason(self, row: OutsideRow, final_text: str) -> str:
         """Why this row's verdict differs between the values of the ``scoring`` option (``rescore --diff``)."""
         return ""
+
+    # --- extension points of the generic layers (all optional; the defaults add nothing) -------------------
+
+    def cli(self, groups: Any) -> None:
+        """Add this benchmark's own commands to ``groups`` (``reasoneval.cli.common.CommandGroups``): ``root``
+        (``reasoneval CMD``), ``generate`` (``reasoneval generate NAME``, one per generator) and ``build``
+        (``reasoneval build STEP``), each a ``typer.Typer``. Shared options (``--store``, ``--json``, ``-O``) are
+        in ``reasoneval.cli.common``."""
+        return None
+
+    def paper_tables(self, views: list[Any]) -> list[Table]:
+        """Tables that span several runs of this benchmark (``views``: the report's ``RunView`` of each run of
+        it, in order), printed after the per-run tables, e.g. the paper's layout beside its published numbers."""
+        return []
+
+    def dataset_tables(self, data: str | None, outputs: Path | None) -> list[Table] | None:
+        """``reasoneval stats NAME``: statistics of the release itself (``data``: another copy of it; ``outputs``:
+        a folder of the paper's raw outputs, where a table needs them). None: the generic tables."""
+        return None
+
+    def figures(self, views: list[Any]) -> list[Any]:
+        """The paper's figures for this benchmark's runs (``report.plots.Plot`` objects), shown in HTML reports."""
+        return []
+
+    def build_steps(self) -> None:
+        """Import the modules that define this benchmark's ``reasoneval build`` steps (each registers itself with
+        ``builder.steps.step``)."""
+        return None
+
+    def releases(self) -> Mapping[str, Any]:
+        """The Hub releases this benchmark reads (name -> ``hub.releases.ReleaseSpec``), for ``reasoneval data``."""
+        return {}
 
 
 class BatchScorer(ABC):

@@ -45,12 +45,7 @@ def register(name: str) -> Callable[[type[Benchmark]], type[Benchmark]]:
 def _entry_points() -> dict[str, EntryPoint]:
     global _ENTRY_POINTS
     if _ENTRY_POINTS is None:
-        found = {ep.name: ep for ep in entry_points(group=GROUP)}
-        # this distribution's own declarations, for an editable install whose metadata is older than them
-        shipped = getattr(importlib.import_module("reasoneval.benchmarks"), "SHIPPED", {})
-        for name, value in shipped.items():
-            found.setdefault(name, EntryPoint(name, value, GROUP))
-        _ENTRY_POINTS = found
+        _ENTRY_POINTS = {ep.name: ep for ep in entry_points(group=GROUP)}
     return _ENTRY_POINTS
 
 

@@ -77,6 +77,40 @@ def answer_started(content: str) -> bool:
     return bool(closed) and bool(after.strip())
 
 
+class AnswerWatch:
+    """Whether streamed content has reached the answer, fed one piece at a time: true from the first piece after
+    which :func:`answer_started` is true of everything fed so far (the time to first answer token),
+    in time linear in the pieces (re-joining the text on every piece was quadratic on a long inline ``<think>``
+    section). It keeps only the last ``len(CLOSE) - 1`` characters of the reasoning, where a closing tag split
+    across pieces begins."""
+
+    def __init__(self) -> None:
+        self.started = False
+        self._state = "lead"  # lead: only whitespace so far; think: inside the opening <think>; after: past </think>
+        self._tail = ""
+
+    def feed(self, piece: str) -> bool:
+        if self.started or not piece:
+            return self.started
+        if self._state == "lead":
+            piece = piece.lstrip()
+            if not piece:
+                return False
+            if not piece.startswith(OPEN):  # as answer_started: only a whole opening tag starts reasoning
+                self.started = True
+                return True
+            self._state, piece = "think", piece[len(OPEN):]
+        if self._state == "think":
+            text = self._tail + piece
+            j = text.find(CLOSE)
+            if j < 0:
+                self._tail = text[-(len(CLOSE) - 1):]
+                return False
+            self._state, self._tail, piece = "after", "", text[j + len(CLOSE):]
+        self.started = bool(piece.strip())
+        return self.started
+
+
 @dataclass(frozen=True)
 class Response:
     """One model output as every scorer and judge sees it."""

@@ -10,11 +10,9 @@ no network access.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import DataError
 from .cache import (
     COMMIT_RE,
     Manifest,
@@ -26,26 +24,9 @@ from .cache import (
     sha256_file,
     write_ref,
 )
+from .release_files import HubError, Release
 from .releases import ReleaseSpec, release
 from .select import config_files
-
-
-class HubError(DataError):
-    """A release could not be fetched or found; the message says what to do (one line)."""
-
-
-@dataclass(frozen=True)
-class Release:
-    benchmark: str
-    repo_id: str
-    revision: str
-    commit: str
-    config: str
-    paths: tuple[Path, ...]  # local files, in the order of ``files``
-    files: tuple[tuple[str, str], ...]  # (repo path, sha256)
-
-    def describe(self) -> str:
-        return f"hf:{self.repo_id}@{self.commit}"
 
 
 def _hf() -> Any:

@@ -14,13 +14,11 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cache import COMMIT_RE, Manifest, check_file, hf_cache_dir
+from .release_files import HubError, Release
 from .releases import release
-
-if TYPE_CHECKING:
-    from .fetch import Release
 
 _HEAD = re.compile(r"^hf:(?P<repo>[^@\s]+)@(?P<commit>[0-9a-f]{40})(?: \(revision (?P<rev>[^)]*)\))?")
 _FILE = re.compile(r"(?:^|, )(?P<path>[^,]+?) sha256:(?P<sha>[0-9a-f]{64})")
@@ -92,7 +90,6 @@ def recorded_release(rec: Recorded, config: str | None) -> Release:
 
 
 def _load(rec: Recorded, config: str) -> Release:
-    from .fetch import HubError, Release
 
     spec = release(rec.benchmark)
     cache = hf_cache_dir()

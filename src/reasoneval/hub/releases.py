@@ -6,9 +6,10 @@ this module was written on could not reach huggingface.co, so the pins are ``"ma
 commit sha the Hub resolved ``main`` to (the ``X-Repo-Commit`` / API ``sha``), so a run is always tied to
 exact bytes even before the pins are filled in.
 
-Benchmark plugins declare their own release: their module adds a ``ReleaseSpec`` to ``RELEASES`` when it is
-imported, and ``release(name)`` imports the benchmark named ``name`` (through the registry) before giving up. Override per run with ``-O revision=REV`` (a benchmark
-option, part of the run id) or per pull with ``reasoneval data pull --revision REV``.
+Each benchmark declares its own releases (``Benchmark.releases()``, name -> ``ReleaseSpec``, in its folder's
+``release.py``); ``release(name)`` and ``all_releases()`` ask the registered benchmarks. Override per run with
+``-O revision=REV`` (a benchmark option, part of the run id) or per pull with
+``reasoneval data pull --revision REV``.
 """
 
 from __future__ import annotations
@@ -40,32 +41,24 @@ class ReleaseSpec:
         return config
 
 
-RELEASES: dict[str, ReleaseSpec] = {
-    "rbench": ReleaseSpec(
-        "rbench", "R-Bench/R-Bench",
-        revision="main",  # TODO(pin): full commit sha from the real Hub (last seen short id c0e92a6, unverified)
-        configs=("rbench-t_en", "rbench-t_zh", "rbench-m_en", "rbench-m_zh"),
-        homepage="https://huggingface.co/datasets/R-Bench/R-Bench"),
-    "general365": ReleaseSpec(
-        "general365", "meituan-longcat/General365_Public",
-        revision="main",  # TODO(pin): full commit sha from the real Hub
-        configs=("default",),
-        homepage="https://huggingface.co/datasets/meituan-longcat/General365_Public"),
-    # training data, not a benchmark: the math half of FineReason's mix (`finereason export hub:metamathqa`)
-    "metamathqa": ReleaseSpec(
-        "metamathqa", "meta-math/MetaMathQA",
-        revision="main",  # TODO(pin): full commit sha from the real Hub
-        configs=("default",),
-        homepage="https://huggingface.co/datasets/meta-math/MetaMathQA", pull_all=False),
-}
+#: the releases known so far: each benchmark's ``Benchmark.releases()``, read by ``all_releases`` / ``release``
+RELEASES: dict[str, ReleaseSpec] = {}
+
+
+def all_releases() -> dict[str, ReleaseSpec]:
+    """Every release the registered benchmarks declare (``Benchmark.releases()``), by name."""
+    from ..core import registry
+
+    for name in registry.names():
+        with contextlib.suppress(Exception):  # a plugin that cannot load has no release to offer
+            for key, spec in registry.get(name).releases().items():
+                RELEASES.setdefault(key, spec)
+    return RELEASES
 
 
 def release(benchmark: str) -> ReleaseSpec:
-    if benchmark not in RELEASES:  # a benchmark plugin adds its release to RELEASES when it is imported
-        from ..core import registry
-
-        with contextlib.suppress(KeyError, ImportError):  # an unknown benchmark: the error below
-            registry.get(benchmark)
+    if benchmark not in RELEASES:
+        all_releases()
     try:
         return RELEASES[benchmark]
     except KeyError:

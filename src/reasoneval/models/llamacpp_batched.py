@@ -45,7 +45,7 @@ from typing import Any
 
 from ..core.types import Completion, GenParams, Prompt
 from .base import ModelError
-from .llamacpp import LlamaEngine
+from .llamacpp_engine import LlamaEngine
 from .worker import EngineDied, EngineProcess, completion_from_json, completion_to_json, describe_exit
 
 #: the class the batched engine process builds

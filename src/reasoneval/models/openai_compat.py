@@ -18,7 +18,7 @@ from typing import Any
 
 import aiohttp
 
-from ..core.response import CLOSE, OPEN
+from ..core.response import AnswerWatch
 from ..core.safetext import redact_secrets, storable
 from ..core.types import Completion, GenParams, Prompt
 from .base import ModelError
@@ -44,40 +44,6 @@ def _clean(text: str | None) -> str | None:
 def _reasoning_tokens(u: dict[str, Any]) -> int | None:
     details = u.get("completion_tokens_details") or u.get("output_tokens_details") or {}
     return token_count(details.get("reasoning_tokens")) if isinstance(details, dict) else None
-
-
-class AnswerWatch:
-    """Whether streamed content has reached the answer, fed one piece at a time: true from the first piece after
-    which ``core.response.answer_started`` is true of everything fed so far (the time to first answer token),
-    in time linear in the pieces (re-joining the text on every piece was quadratic on a long inline ``<think>``
-    section). It keeps only the last ``len(CLOSE) - 1`` characters of the reasoning, where a closing tag split
-    across pieces begins."""
-
-    def __init__(self) -> None:
-        self.started = False
-        self._state = "lead"  # lead: only whitespace so far; think: inside the opening <think>; after: past </think>
-        self._tail = ""
-
-    def feed(self, piece: str) -> bool:
-        if self.started or not piece:
-            return self.started
-        if self._state == "lead":
-            piece = piece.lstrip()
-            if not piece:
-                return False
-            if not piece.startswith(OPEN):  # as answer_started: only a whole opening tag starts reasoning
-                self.started = True
-                return True
-            self._state, piece = "think", piece[len(OPEN):]
-        if self._state == "think":
-            text = self._tail + piece
-            j = text.find(CLOSE)
-            if j < 0:
-                self._tail = text[-(len(CLOSE) - 1):]
-                return False
-            self._state, self._tail, piece = "after", "", text[j + len(CLOSE):]
-        self.started = bool(piece.strip())
-        return self.started
 
 
 class OpenAICompatBackend(HTTPBackend):

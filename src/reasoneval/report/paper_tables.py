@@ -1,25 +1,15 @@
 """Paper-layout tables assembled across several stored runs (one run holds one mode; some paper tables put
-modes side by side). ``extra_tables(views)`` returns those whose runs are present; the report appends them.
-
-* FineReason Table 3: state checking (SC) and state transition (ST) accuracy per puzzle side by side, one row
-  per model, plus the random baseline (a uniform guess: 50% on SC; majority-class accuracy shown beside it).
+modes side by side): ``extra_tables(views)`` asks each benchmark (``Benchmark.paper_tables``) for those its runs
+allow; the report appends them. ``row_labels`` names the rows of such tables.
 """
 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
 
 from ..core.benchmark import Table
-from . import numbers
 from .collect import RunView
-from .stats import item_scores
-
-FR_PUZZLES = ("sudoku", "graphcoloring", "game24", "gridpuzzle")
-FR_NAMES = {"sudoku": "Sudoku", "graphcoloring": "Graph Coloring", "game24": "Game of 24", "gridpuzzle": "Grid Puzzles"}
-SC, ST = "state-checking", "state-transition"
 
 
 def row_labels(views: Sequence[RunView], with_mode: bool) -> list[str]:
@@ -37,63 +27,19 @@ def row_labels(views: Sequence[RunView], with_mode: bool) -> list[str]:
                                                      for k in differing)]) for v, d in zip(views, ids, strict=True)]
 
 
-def _acc(vals: list[float]) -> float | None:
-    return numbers.percent(sum(vals), len(vals))
-
-
-def finereason_table3(views: Sequence[RunView]) -> Table | None:
-    # label -> (puzzle, task) -> item -> score: a later run of the same label replaces an item, never doubles it
-    by_model: dict[str, dict[tuple[str, str], dict[Any, float]]] = defaultdict(lambda: defaultdict(dict))
-    golds: dict[str, dict[tuple[str, int], str]] = defaultdict(dict)
-    fr = [v for v in views if v.run.get("benchmark") == "finereason" and v.run.get("mode") in (SC, ST)]
-    for v, model in zip(fr, row_labels(fr, with_mode=False), strict=True):
-        mode = str(v.run.get("mode"))
-        for (sub, key), s in item_scores(v.rows).items():
-            by_model[model][(sub, mode)][key] = s
-        if mode == SC:
-            for r in v.rows:
-                g = r.final.verdict.detail.get("gold") if r.final.verdict else None
-                if isinstance(g, str):
-                    golds[r.subset][(r.item_key, r.sample)] = g
-    if not by_model or not any(m == SC for d in by_model.values() for _, m in d) or \
-            not any(m == ST for d in by_model.values() for _, m in d):
-        return None
-    puzzles = [p for p in FR_PUZZLES if any((p, m) in d for d in by_model.values() for m in (SC, ST))]
-    cols = ["model", *(f"{FR_NAMES[p]} {t}" for p in puzzles for t in ("SC", "ST")), "Avg SC", "Avg ST"]
-    rows: list[list[Any]] = []
-    for model, d in by_model.items():
-        cells: list[Any] = []
-        for p in puzzles:
-            cells += [_acc(list(d.get((p, SC), {}).values())), _acc(list(d.get((p, ST), {}).values()))]
-        # an average over fewer than the four puzzles is not the paper's: missing, naming the absent ones
-        avg = {t: numbers.mean_of_all([(f"{FR_NAMES[p]} {t}", _acc(list(d.get((p, task), {}).values())))
-                                       for p in FR_PUZZLES]) for t, task in (("SC", SC), ("ST", ST))}
-        rows.append([model, *cells, avg["SC"], avg["ST"]])
-    rows.append(["Random (uniform guess)", *([50.0, None] * len(puzzles)), 50.0, None])
-    maj = []
-    for p in puzzles:
-        g = list(golds.get(p, {}).values())
-        maj += [round(100 * max(g.count("Solvable"), g.count("Unsolvable")) / len(g), 2) if g else None, None]
-    mj = dict(zip(puzzles, maj[0::2], strict=True))
-    rows.append(["Majority class", *maj, numbers.mean_of_all([(f"{FR_NAMES[p]} SC", mj.get(p)) for p in FR_PUZZLES]),
-                 None])
-    return Table("FineReason Table 3 layout: state checking (SC) and state transition (ST) accuracy", cols, rows,
-                 ["One row per model (and the options its runs differ in) from its SC and ST runs; averages are "
-                  "the mean over the four puzzles (missing, with the reason, when a puzzle was not run). "
-                  "Random: a uniform Solvable/Unsolvable guess (the paper's baseline value is not in our copy); "
-                  "majority class: always the more frequent gold label of the SC items scored. ST has no "
-                  "random baseline (the move space is open). The paper's Table 3 numbers are not in our copy."])
-
-
 def extra_tables(views: Sequence[RunView]) -> list[Table]:
-    from .paper_tables_general365 import general365_tables
-    from .paper_tables_rbench import rbench_tables
+    """Each benchmark's tables across its runs (``Benchmark.paper_tables``), benchmarks in the order their
+    first run appears."""
+    from ..core import registry
 
-    out = []
-    for fn in (finereason_table3,):
-        t = fn(views)
-        if t is not None:
-            out.append(t)
-    out += rbench_tables(views)  # R-Bench Tables 5-7 beside the paper
-    out += general365_tables(views)  # General365 Table 1, wide, beside the paper
+    by_bench: dict[str, list[RunView]] = {}
+    for v in views:
+        by_bench.setdefault(str(v.run.get("benchmark")), []).append(v)
+    out: list[Table] = []
+    for name, runs in by_bench.items():
+        try:
+            bench = registry.get(name)
+        except registry.UnknownBenchmark:  # a run of a benchmark no longer installed: its own tables only
+            continue
+        out += bench.paper_tables(runs)
     return out

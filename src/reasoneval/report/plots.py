@@ -514,12 +514,32 @@ def make_plots(views: Sequence[RunView]) -> tuple[list[Plot], list[str]]:
     rc: Any = {"font.size": 9}  # matplotlib types rc keys as a Literal of every rcParam name
     if "text.parse_math" in matplotlib.rcParams:
         rc["text.parse_math"] = False  # model / subset names with '$' are text, not TeX
-    from .plots_papers import PAPER_PLOTS  # paper figures (KOR-Bench sub-steps, trick, FineReason Fig. 5)
-
     with matplotlib.rc_context(rc):
-        for fn in (*PLOTS, *PAPER_PLOTS):
+        for fn in PLOTS:
             try:
                 plots.extend(fn(views))
             except Exception as e:  # one broken plot must not lose the whole report
                 notes.append(f"Plot {fn.__name__} failed: {type(e).__name__}: {e}")
+        for name, runs in _views_by_benchmark(views).items():  # each benchmark's paper figures (Benchmark.figures)
+            try:
+                plots.extend(_figures_of(name, runs))
+            except Exception as e:  # one broken plot must not lose the whole report
+                notes.append(f"Plot of {name} failed: {type(e).__name__}: {e}")
     return plots, notes
+
+
+def _views_by_benchmark(views: Sequence[RunView]) -> dict[str, list[RunView]]:
+    out: dict[str, list[RunView]] = {}
+    for v in views:
+        out.setdefault(str(v.run.get("benchmark")), []).append(v)
+    return out
+
+
+def _figures_of(name: str, views: list[RunView]) -> list[Plot]:
+    from ..core import registry
+
+    try:
+        bench = registry.get(name)
+    except registry.UnknownBenchmark:
+        return []
+    return list(bench.figures(views))

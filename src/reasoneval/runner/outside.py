@@ -4,7 +4,7 @@ A benchmark supplies only an adapter, ``outside_rows(paths, options)``, that tur
 :class:`~reasoneval.core.benchmark.OutsideRow` (item, mode, completion) — or a ``DataError`` for a row it
 cannot use — and, optionally, ``outside_json(row, verdict)`` for its JSON-lines fields. This module owns the
 rest, exactly as a run does: the response view, scoring, the judge (batched, bounded concurrency),
-summarising (``summarize_outside``, by default ``summarize`` per mode), rendering and ``--diff`` (the rows
+summarising (``summarize_outside``, by default ``summarize`` per mode), and ``--diff`` (rendering is the CLI's, ``cli/rescore.py``) (the rows
 whose verdict differs between the two values of a ``scoring`` option, with the benchmark's ``diff_reason``).
 A benchmark whose scoring is cheaper in bulk (KOR-Bench schedules SymPy on the worker pool while the rest
 is read) supplies a ``batch_scorer``; the verdicts are the same.
@@ -15,55 +15,20 @@ from __future__ import annotations
 import asyncio
 import copy
 import gc
-import json
-import sys
 import typing
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
 from ..core.benchmark import Benchmark, OutsideRow, ScoredRow, Turn, decided
-from ..core.errors import DataError, OptionError
+from ..core.errors import DataError
 from ..core.response import Response
 from ..core.types import Completion, GenParams, Outcome, Prompt, Verdict
 from ..core.verdicts import Method
 from .scoring import judged_verdict, response_of, score_later
 
 JUDGE_PARAMS = GenParams(max_tokens=1024, temperature=0.0)
-
-
-def rescore_outside(bench: Benchmark, paths: list[str], jsonl: bool, options: dict[str, Any],
-                    out: IO[str] | None = None, err: IO[str] | None = None) -> int:
-    """Score, judge, summarise, render. Returns 0, 1 when any row was bad, 2 when there was nothing
-    (or an option was wrong)."""
-    out = out or sys.stdout
-    err = err or sys.stderr
-    try:
-        got = score_outside(bench, bench.outside_rows(paths, options), options)
-    except OptionError as e:
-        print(f"error: {e}", file=err)
-        return 2
-    for bad in got.errors:
-        print(f"error: {bad}", file=err)
-    if not got.rows:
-        if not got.errors:
-            print(f"error: no rows found in {', '.join(paths)}", file=err)
-        return 1 if got.errors else 2
-    if jsonl:
-        for row, vs in zip(got.rows, got.verdicts, strict=True):
-            out.write(json.dumps(bench.outside_json(row, vs[-1]), ensure_ascii=False) + "\n")
-    else:
-        from rich.console import Console
-
-        from ..report.render import to_terminal
-
-        to_terminal(bench.summarize_outside(got.groups()),
-                    Console(file=out, width=240) if out is not sys.stdout else None)
-    if options.get("diff"):
-        _diff(bench, got, options, err if jsonl else out)
-    print(f"{bench.name} rescore: {len(got.rows)} row(s) scored, {len(got.errors)} bad row(s)", file=err)
-    return 1 if got.errors else 0
 
 
 @dataclass
@@ -158,12 +123,12 @@ def scoring_values(bench: Benchmark) -> tuple[str, ...]:
     return tuple(str(a) for a in typing.get_args(hint)) if typing.get_origin(hint) is typing.Literal else ()
 
 
-def _diff(bench: Benchmark, got: OutsideScores, options: Mapping[str, Any], stream: IO[str]) -> None:
-    """``--diff``: the rows whose verdict differs between the two values of the ``scoring`` option."""
+def diff_lines(bench: Benchmark, got: OutsideScores, options: Mapping[str, Any]) -> list[str]:
+    """``--diff``: a count line, then one line per row whose verdict differs between the two values of the
+    ``scoring`` option."""
     values = scoring_values(bench)
     if len(values) != 2:
-        print(f"--diff: {bench.name} has no two-valued scoring option", file=stream)
-        return
+        return [f"--diff: {bench.name} has no two-valued scoring option"]
     current = str(bench.options.to_json().get("scoring"))
     other = copy.copy(bench)
     other.configure({"scoring": values[1] if current == values[0] else values[0]})
@@ -179,9 +144,7 @@ def _diff(bench: Benchmark, got: OutsideScores, options: Mapping[str, Any], stre
         reason = bench.diff_reason(row, response_of(row.completion).final)
         lines.append(f"{row.source}\t{row.item.subset}\t{row.mode}\t{row.item.id}\t{arrow}\t"
                      f"{a}={va.extracted!r} {b}={vb.extracted!r}\t{reason}")
-    print(f"{a} vs {b}: {len(lines)} disagreements in {len(got.rows)} items", file=stream)
-    for line in lines:
-        print(line, file=stream)
+    return [f"{a} vs {b}: {len(lines)} disagreements in {len(got.rows)} items", *lines]
 
 
 async def _judge_all(judge: Any, prompts: list[Prompt], concurrency: int) -> list[Completion]:

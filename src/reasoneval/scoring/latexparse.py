@@ -85,7 +85,7 @@ def _sll_parts() -> tuple[Any, ...]:
     return _SLL
 
 
-_USABLE: bool | None = None  # the antlr runtime SymPy's generated parser needs (latexcmp.antlr_problem)
+_USABLE: bool | None = None  # the antlr runtime SymPy's generated parser needs (antlr.antlr_problem)
 
 
 def parse_sll(text: str) -> Any:
@@ -117,7 +117,7 @@ def parse_latex(text: str) -> Any:
     from sympy.parsing.latex import parse_latex as sympy_parse_latex
 
     if _USABLE is None:
-        from .latexcmp import antlr_problem
+        from .antlr import antlr_problem
 
         _USABLE = antlr_problem() is None
     if _USABLE:

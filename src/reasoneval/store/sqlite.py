@@ -24,11 +24,9 @@ from ..core.types import Completion, Prompt, Usage, Verdict
 from . import identity
 from .errors import DECODE_ERRORS, STORE_ERRORS, StoreError, corrupted, describe, one_line
 from .identity import real_path
+from .statements import INSERT_CACHE, INSERT_COMPLETION, INSERT_VERDICT
 
 P = ParamSpec("P")
-INSERT_COMPLETION = "INSERT OR REPLACE INTO completions VALUES (" + ",".join("?" * 18) + ")"
-INSERT_CACHE = "INSERT OR REPLACE INTO cache VALUES (" + ",".join("?" * 10) + ")"
-INSERT_VERDICT = "INSERT OR REPLACE INTO verdicts VALUES (" + ",".join("?" * 10) + ")"
 R = TypeVar("R")
 _UNREAD = Prompt()  # the prompt of a completion read with prompts=False
 
@@ -470,3 +468,5 @@ class RunStore:
             return None
         return Completion(r[0], r[1], Usage(r[2], r[3]), r[4], None, r[5], r[6], r[7])
 
+
+__all__ = ["INSERT_CACHE", "INSERT_COMPLETION", "INSERT_VERDICT", "RunStore"]

@@ -16,8 +16,8 @@ from typing import Any
 from urllib.parse import quote
 
 from .errors import STORE_ERRORS, describe
-from .sqlite import INSERT_CACHE as _INSERT_CACHE
-from .sqlite import INSERT_COMPLETION as _INSERT_COMPLETION
+from .statements import INSERT_CACHE as _INSERT_CACHE
+from .statements import INSERT_COMPLETION as _INSERT_COMPLETION
 
 
 class AsyncWriter:

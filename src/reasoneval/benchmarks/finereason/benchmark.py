@@ -35,6 +35,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from reasoneval.hub.releases import ReleaseSpec
+
 from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
 from ...core.errors import DataError, OptionError
 from ...core.hashing import hash_files, sha256_text
@@ -353,6 +355,11 @@ class FineReason(Benchmark):
                              {**detail, "other_scoring": off.extracted, "other_correct": off.correct,
                               "other_error": off.error})
 
+    def cli(self, groups: Any) -> None:
+        from .cli import add_commands
+
+        add_commands(groups)
+
     def diff_reason(self, row: OutsideRow, final_text: str) -> str:
         """The cause of the disagreement between the two readings of this answer (``rescore --diff``;
         ``diff_cause``)."""
@@ -363,6 +370,22 @@ class FineReason(Benchmark):
         return diff_cause(row.item.subset, row.mode, row.item.data, c.text or "", final_text, cut_off, self.strict)
 
     # -- summaries ----------------------------------------------------------------------------------
+    def releases(self) -> dict[str, ReleaseSpec]:
+        from .release import RELEASE
+
+        return {RELEASE.benchmark: RELEASE}
+
+    def paper_tables(self, views: list[Any]) -> list[Table]:
+        from .paper_tables import finereason_table3
+
+        t = finereason_table3(views)
+        return [] if t is None else [t]
+
+    def figures(self, views: list[Any]) -> list[Any]:
+        from .figures import plot_empty_cells
+
+        return plot_empty_cells(views)
+
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         by: dict[str, list[Verdict | None]] = defaultdict(list)
         for r in rows:

@@ -1,4 +1,4 @@
-"""Command-line entry points (typer). The lead wires ``app`` into the main CLI.
+"""Command-line entry points (typer), added to the main CLI by ``FineReason.cli`` (``add_commands``).
 
     label PATH                      re-label a states file (release schema) with the exact solver
     generate PUZZLE --n --seed      N new states in release schema (see ``generate.generate_states``)
@@ -261,3 +261,29 @@ def transfer_cmd(
 
 if __name__ == "__main__":  # pragma: no cover
     app()
+
+
+def generate_finereason(
+    puzzle: Annotated[str | None, typer.Option(help="sudoku | graphcoloring | game24 | gridpuzzle")] = None,
+    n: Annotated[int, typer.Option("--n", help="how many")] = 10,
+    seed: int = 0,
+    from_path: Annotated[str | None, typer.Option("--from", help="questions file (gridpuzzle)")] = None,
+    questions: Annotated[bool, typer.Option("--questions", help="end-to-end questions, not states")] = False,
+    difficulty: Annotated[list[str] | None, typer.Option("--difficulty", "-D", help=(
+        "--questions knob=value: sudoku empty=45-49; graphcoloring vertices=15-25, density=0.3-0.8, "
+        "colors=5-13; game24 numbers=1-13"))] = None,
+) -> None:
+    """Fresh puzzle states (or, with --questions, end-to-end questions), JSON lines on stdout."""
+    if puzzle not in ("sudoku", "graphcoloring", "game24", "gridpuzzle"):
+        typer.echo("error: --puzzle must be one of sudoku, graphcoloring, game24, gridpuzzle", err=True)
+        raise typer.Exit(2)
+    if questions:
+        questions_cmd(puzzle, n, seed, difficulty or [], from_path)
+    else:
+        generate_cmd(puzzle, n, seed, from_path)
+
+
+def add_commands(groups: Any) -> None:
+    """``reasoneval finereason ...`` and ``reasoneval generate finereason``."""
+    groups.root.add_typer(app, name="finereason", help="FineReason tools: label, generate, export, sweep, transfer")
+    groups.generate.command("finereason")(generate_finereason)

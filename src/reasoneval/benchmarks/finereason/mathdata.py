@@ -19,7 +19,7 @@ from ...hub.cache import sha256_file
 from .export import load_math
 
 HUB_PREFIX = "hub:"
-HUB_MATH = ("metamathqa",)  # releases in ``hub.releases.RELEASES`` that are math training sets
+HUB_MATH = ("metamathqa",)  # releases (``hub.releases.release``) that are math training sets
 
 
 @dataclass

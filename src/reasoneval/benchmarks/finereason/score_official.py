@@ -42,7 +42,6 @@ The official labels are kept in ``detail["official_error"]``; ``error`` maps the
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from collections import Counter
@@ -52,6 +51,7 @@ from typing import Any
 from ...core.benchmark import Table
 from ...core.types import Verdict
 from .engines.base import INVALID_MOVE, MULTIPLE_MOVES, SOLVABLE, UNSOLVABLE
+from .score_official_base import MAX_LITERAL_CHARS, OK, SUDOKU_ROW, python_literal
 from .tasks import BACKTRACKING_FAILURE, PARSE_ERROR, SIBLING, UNSOLVABLE_CHILD
 from .tasks import Verdict as TaskVerdict
 
@@ -80,7 +80,6 @@ def extract_sc_official(response: str, puzzle: str) -> tuple[str | None, str]:
 
 # -- state transition ---------------------------------------------------------------------------------
 OFFICIAL_ST_PUZZLES = ("sudoku", "graphcoloring", "game24", "gridpuzzle")
-OK = "1"  # the official "correct" label
 _TYPE_OF = {
     "sibling": SIBLING,
     "backtracking failure": BACKTRACKING_FAILURE,
@@ -98,21 +97,7 @@ _TYPE_OF = {
     "more than 1 operator": INVALID_MOVE,
     "invalid operator": INVALID_MOVE,
 }
-SUDOKU_ROW = re.compile(r"\[(" + r",\s*".join([r"\d"] * 9) + r")\]")
 _DIGITS = re.compile(r"\d+")
-
-
-MAX_LITERAL_CHARS = 100_000
-
-
-def python_literal(text: str) -> Any:
-    """``ast.literal_eval(text)``, as the official readers call it (``u'...'``, parenthesised and adjacent
-    strings, triple quotes, ``# comments``, escapes: all Python literal syntax; no code is evaluated), on
-    texts of at most :data:`MAX_LITERAL_CHARS` characters (a longer one raises ValueError, so the time is
-    bounded: parsing is linear, and Python's own limits stop deep nesting and huge integers)."""
-    if len(text) > MAX_LITERAL_CHARS:
-        raise ValueError(f"literal of {len(text)} characters (limit {MAX_LITERAL_CHARS})")
-    return ast.literal_eval(text)
 
 
 def _tail(text: str) -> str:
@@ -294,3 +279,6 @@ def scoring_diff_table(title: str, groups: list[tuple[str, list[Verdict | None]]
                         "it (official: the official get_answer / is_next_state exactly, the raw output read; "
                         "corrected: think removed and cut-off outputs unanswerable, whole-word labels, states "
                         "compared as the puzzle's states, solutions checked by the puzzle's rules)"])
+
+
+__all__ = ["MAX_LITERAL_CHARS", "OK", "SUDOKU_ROW", "python_literal"]

@@ -31,7 +31,7 @@ import re
 from typing import Any
 
 from .g24_value import sympy_equals_24
-from .score_official import OK, SUDOKU_ROW, python_literal
+from .score_official_base import OK, SUDOKU_ROW, python_literal
 from .tasks import PARSE_ERROR
 from .tasks import Verdict as TaskVerdict
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from .engines.clue_lang import Condition, compile_condition
 from .engines.gridpuzzle import table_context
-from .score_official import python_literal
+from .score_official_base import python_literal
 from .score_official_e2e import last_table
 
 _QUOTED = re.compile(r"'([^']+)'")

@@ -33,7 +33,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...scoring.extract import clip, strip_think
+from ...core.response import strip_think
+from ...scoring.extract import clip
 from . import prompts as P
 from .engines.base import INVALID_MOVE, MULTIPLE_MOVES, SOLVABLE, UNSOLVABLE, Engine, StateError
 from .engines.game24 import check_solution

@@ -21,6 +21,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from reasoneval.hub.releases import ReleaseSpec
+
 from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
 from ...core.errors import DataError
 from ...core.hashing import hash_files
@@ -181,6 +183,29 @@ class General365(Benchmark):
 
     def prompt_version(self, mode: str) -> str:
         return f"{PROMPT_VERSION}:{mode}"
+
+    def cli(self, groups: Any) -> None:
+        from .commands import add_commands
+
+        add_commands(groups)
+
+    def build_steps(self) -> None:
+        from . import build_variants  # noqa: F401 - each registers its steps
+
+    def releases(self) -> dict[str, ReleaseSpec]:
+        from .release import RELEASE
+
+        return {RELEASE.benchmark: RELEASE}
+
+    def dataset_tables(self, data: str | None, outputs: Path | None) -> list[Table] | None:
+        from .dataset_stats import general365_tables
+
+        return general365_tables(data)
+
+    def paper_tables(self, views: list[Any]) -> list[Table]:
+        from .paper_tables import general365_tables
+
+        return general365_tables(views)  # Table 1, wide, beside the paper
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         return analysis.all_tables(self.to_scored(rows), mode)

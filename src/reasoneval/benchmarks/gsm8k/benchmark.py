@@ -11,6 +11,7 @@ from ...core.records import DataError, configured, data_path
 from ...core.response import Response
 from ...core.types import GenParams, Item, Outcome, Prompt, Verdict
 from ...core.verdicts import Method
+from ...hub.releases import ReleaseSpec
 from ...scoring.math_answer import math_verdict, quick_verdict
 from . import release
 from .data import LAYOUT_HELP, load_items
@@ -62,6 +63,11 @@ class GSM8K(Benchmark):
 
     def prompt_version(self, mode: str) -> str:
         return f"{PROMPT_VERSION}:{mode}"
+
+    def releases(self) -> dict[str, ReleaseSpec]:
+        from .release import RELEASE
+
+        return {RELEASE.benchmark: RELEASE}
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         n = len(rows)

@@ -1,4 +1,4 @@
-"""GSM8K's Hub release, added to ``reasoneval.hub.RELEASES`` when this plugin is imported.
+"""GSM8K's Hub release, declared by ``Benchmark.releases``.
 
 Pinned commit: inspect_evals' GSM8K pin; seen as a Hub snapshot folder in several public repositories. This
 machine cannot reach huggingface.co, so the sha was not checked against the Hub here; ``-O revision=REV``
@@ -7,10 +7,9 @@ machine cannot reach huggingface.co, so the sha was not checked against the Hub 
 
 from __future__ import annotations
 
-from ...hub.releases import RELEASES, ReleaseSpec
+from ...hub.releases import ReleaseSpec
 
 RELEASE = ReleaseSpec(
     "gsm8k", "openai/gsm8k",
     revision="cc7b047b6e5bb11b4f1af84efc572db110a51b3c",
     configs=("main",), homepage="https://huggingface.co/datasets/openai/gsm8k", split="test")
-RELEASES.setdefault(RELEASE.benchmark, RELEASE)

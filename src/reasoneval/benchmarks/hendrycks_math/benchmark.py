@@ -11,6 +11,7 @@ from ...core.hashing import hash_files
 from ...core.records import DataError, configured, data_files, data_path
 from ...core.response import Response
 from ...core.types import GenParams, Item, Prompt, Verdict
+from ...hub.releases import ReleaseSpec
 from ...scoring.math_answer import math_verdict, quick_verdict
 from . import analysis, release
 from .data import LAYOUT_HELP, SUBJECTS, load_all
@@ -75,6 +76,11 @@ class HendrycksMath(Benchmark):
 
     def prompt_version(self, mode: str) -> str:
         return f"{PROMPT_VERSION}:{mode}"
+
+    def releases(self) -> dict[str, ReleaseSpec]:
+        from .release import RELEASE
+
+        return {RELEASE.benchmark: RELEASE}
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         index: dict[str, dict[str, Any]] | None = None

@@ -1,4 +1,4 @@
-"""MATH's Hub release, added to ``reasoneval.hub.RELEASES`` when this plugin is imported.
+"""MATH's Hub release, declared by ``Benchmark.releases``.
 
 Which MATH: **MATH-500** (``HuggingFaceH4/MATH-500``, 500 test problems, OpenAI's "Let's Verify Step by Step"
 subset, with ``level`` and ``subject``). FineReason (Sec. 5, App. A.6) trains with open-r1 and does not name
@@ -15,10 +15,9 @@ reach huggingface.co, so the sha was not checked against the Hub here; ``-O revi
 
 from __future__ import annotations
 
-from ...hub.releases import RELEASES, ReleaseSpec
+from ...hub.releases import ReleaseSpec
 
 RELEASE = ReleaseSpec(
     "math", "HuggingFaceH4/MATH-500",
     revision="6e4ed1a2a79af7d8630a6b768ec859cb5af4d3be",
     configs=("default",), homepage="https://huggingface.co/datasets/HuggingFaceH4/MATH-500", split="test")
-RELEASES.setdefault(RELEASE.benchmark, RELEASE)

@@ -37,6 +37,7 @@ from reasoneval.core.types import Item, Outcome, Prompt, Verdict
 from reasoneval.scoring.latexcmp import LatexCanonicalizer, default_canonicalizer
 
 from . import breakdown, prompts, report
+from .applies import CATEGORY_MODES, applies
 from .data import CATEGORIES, MIXED_SETS, KorData, Question, default_data
 from .items_file import FileQuestion, file_version, read_items_file
 from .mathexpr import VERDICT_BUDGET_S, schedule
@@ -50,18 +51,8 @@ from .score_official import Judgement, ScoringPolicy, apply_math, finish, judge,
 from .selfcorrect import MAX_CALLS, RoundStats, conversation
 from .subquestions import TypeStats
 
-CATEGORY_MODES = ("zero-shot", "three-shot", "self-correction", "self-correction-with-needle",
-                  "only-questions-zero-shot", "only-questions-three-shot")  # fmt: skip
 RAW_MODES = ("three-shot", "only-questions-three-shot")
 SC_MODES = ("self-correction", "self-correction-with-needle")
-
-
-def applies(subset: str, mode: str) -> bool:
-    if subset in CATEGORIES:
-        return mode in CATEGORY_MODES or (mode == "trick" and subset == "puzzle")
-    if subset in MIXED_SETS:
-        return mode == "mixed"
-    return subset == SUBQ and mode == "subquestions"
 
 
 def _question_item(q: Question, data: KorData) -> Item:
@@ -271,6 +262,11 @@ class KorBench(Benchmark):
     def batch_scorer(self) -> BatchScorer:
         return KorBatch(self)
 
+    def cli(self, groups: Any) -> None:
+        from .commands import add_commands
+
+        add_commands(groups)
+
     def diff_reason(self, row: OutsideRow, final_text: str) -> str:
         """The fix(es) of corrected scoring that flip this answer's verdict."""
         def correct_under(pol: ScoringPolicy) -> bool:
@@ -280,6 +276,20 @@ class KorBench(Benchmark):
         return explain(correct_under)
 
     # -- summaries ----------------------------------------------------------------------------------
+    def build_steps(self) -> None:
+        from . import build_mixed  # noqa: F401 - each registers its steps
+
+    def dataset_tables(self, data: str | None, outputs: Path | None) -> list[Table] | None:
+        from .answer_formats import kor_table5
+        from .dataset_stats import kor_table1, kor_table4, kor_table6, kor_table7
+
+        return [kor_table1(data), kor_table4(data), kor_table5(data), kor_table6(data), kor_table7(data, outputs)]
+
+    def figures(self, views: list[Any]) -> list[Any]:
+        from .figures import korbench_figures
+
+        return korbench_figures(views)
+
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         # API failures are not wrong answers in any mode: they are left out of every table and counted in a note
         errors = sum(1 for r in rows if _is_error(r))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from reasoneval.core.benchmark import ScoredRow, Table
-from reasoneval.scoring.latexcmp import LatexCanonicalizer, antlr_problem, default_canonicalizer
+from reasoneval.scoring.antlr import antlr_problem
+from reasoneval.scoring.latexcmp import LatexCanonicalizer, default_canonicalizer
 
 from . import report
 from .selfcorrect import RoundStats

@@ -74,7 +74,7 @@ def _absent(names: Sequence[str], have: Mapping[str, Any], label: Any = str.capi
 
 def categories_of(mode: str | None) -> tuple[str, ...]:
     """The categories a mode's Overall stands for (all five; ``trick``: Puzzle, the only one it applies to)."""
-    from .benchmark import applies  # the benchmark module imports this one
+    from .applies import applies
 
     got = tuple(c for c in CATEGORIES if mode is None or applies(c, mode))
     return got or CATEGORIES

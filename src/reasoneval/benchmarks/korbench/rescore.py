@@ -131,7 +131,7 @@ def diff(official: RescoreResult, corrected: RescoreResult, lc: LatexCanonicaliz
 def run_cli(paths: Sequence[str], jsonl: bool, options: dict[str, Any], out: IO[str] | None = None,
             err: IO[str] | None = None) -> int:
     """``reasoneval rescore korbench PATHS [--jsonl] [-O scoring=...] [--diff]``, as the CLI runs it."""
-    from reasoneval.runner.outside import rescore_outside
+    from reasoneval.cli.rescore import rescore_outside
 
     err = err or sys.stderr
     bench = KorBench()

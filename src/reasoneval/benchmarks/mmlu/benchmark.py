@@ -12,6 +12,7 @@ from ...core.records import DataError, configured, data_files, data_path
 from ...core.response import Response
 from ...core.types import GenParams, Item, Outcome, Prompt, Verdict
 from ...core.verdicts import Method
+from ...hub.releases import ReleaseSpec
 from . import analysis, release
 from .categories import SUBJECTS, category_of
 from .data import LAYOUT_HELP, load_all
@@ -80,6 +81,11 @@ class MMLU(Benchmark):
 
     def prompt_version(self, mode: str) -> str:
         return f"{PROMPT_VERSION}:{mode}"
+
+    def releases(self) -> dict[str, ReleaseSpec]:
+        from .release import RELEASE
+
+        return {RELEASE.benchmark: RELEASE}
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         def meta(r: ScoredRow) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""MMLU's Hub release, added to ``reasoneval.hub.RELEASES`` when this plugin is imported: ``cais/mmlu``, config
+"""MMLU's Hub release, declared by ``Benchmark.releases``: ``cais/mmlu``, config
 ``all``, only its test split's files (the config also holds the 99,842-row auxiliary_train split).
 
 Pinned commit: lighteval's own hf_revision for cais/mmlu, also pinned by several public repositories (14,042
@@ -9,10 +9,9 @@ the run records).
 
 from __future__ import annotations
 
-from ...hub.releases import RELEASES, ReleaseSpec
+from ...hub.releases import ReleaseSpec
 
 RELEASE = ReleaseSpec(
     "mmlu", "cais/mmlu",
     revision="c30699e8356da336a370243923dbaf21066bb9fe",
     configs=("all",), homepage="https://huggingface.co/datasets/cais/mmlu", split="test")
-RELEASES.setdefault(RELEASE.benchmark, RELEASE)

@@ -11,6 +11,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from reasoneval.hub.releases import ReleaseSpec
+
 from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
 from ...core.hashing import hash_files
 from ...core.records import DataError, Record, configured, data_files, data_path, read_records
@@ -98,6 +100,30 @@ class RBench(Benchmark):
                 continue
             out.update({it.key: _meta(it) for it in items})
         return out
+
+    def cli(self, groups: Any) -> None:
+        from .commands import add_commands
+
+        add_commands(groups)
+
+    def build_steps(self) -> None:
+        from . import build_options, build_translate  # noqa: F401 - each registers its steps
+
+    def releases(self) -> dict[str, ReleaseSpec]:
+        from .release import RELEASE
+
+        return {RELEASE.benchmark: RELEASE}
+
+    def dataset_tables(self, data: str | None, outputs: Path | None) -> list[Table] | None:
+        from ...report.dataset_stats import generic_tables
+        from .dataset_stats import rbench_subject_tables
+
+        return generic_tables(self.name, data, subject_tables=rbench_subject_tables)
+
+    def paper_tables(self, views: list[Any]) -> list[Table]:
+        from .paper_tables import rbench_tables
+
+        return rbench_tables(views)  # Tables 5-7 beside the paper
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         index: dict[str, dict[str, Any]] | None = None

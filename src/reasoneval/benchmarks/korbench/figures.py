@@ -1,0 +1,141 @@
+"""KOR-Bench's paper figures drawn from stored runs (``KorBench.figures``), each readable from 1 to 60+ runs
+(runs are labelled rows, never a colour to look up; see :mod:`reasoneval.report.plot_kit`).
+
+* Cipher sub-steps (paper Fig. 4): accuracy per sub-step type of each ``subquestions`` run (small multiples of
+  sorted bars with 95% whiskers; a heat map past ``plot_kit.MAX_PANELS`` types), the paper's overall step
+  accuracy for its four models in the caption.
+* Trick vs no trick (paper §4, puzzle): each model's puzzle accuracy with the trick hint beside its zero-shot
+  puzzle accuracy, one row per model.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from ...report import plot_kit as kit
+from ...report.collect import RunView
+from ...report.labels import labels_of_runs
+from ...report.plots import Plot, _cell, _is_error, _plot, run_labels
+
+#: paper §F.1.3: overall sub-step accuracy (%), as stated in the text
+PAPER_SUBSTEP_ACCURACY = {"Claude-3.5": 40.9, "GPT-4o": 32.2, "Qwen2.5-32B": 26.7, "Mistral-7B": 9.0}
+
+
+def substep_accuracy(views: Sequence[RunView]) -> dict[str, dict[str, tuple[float, int]]]:
+    """run label -> sub-step type -> (accuracy %, steps), for KOR-Bench ``subquestions`` runs."""
+    return {lab: {t: (c[0], c[2]) for t, c in d.items()} for lab, d in _substep_cells(views).items()}
+
+
+def _substep_cells(views: Sequence[RunView]) -> dict[str, dict[str, tuple[float, int, int]]]:
+    out: dict[str, dict[str, tuple[float, int, int]]] = {}
+    sub = [v for v in views if v.run.get("benchmark") == "korbench" and v.run.get("mode") == "subquestions"]
+    for v, lab in zip(sub, run_labels(sub), strict=True):
+        acc: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for r in v.rows:
+            t = r.final
+            if _is_error(t) or t.verdict is None:
+                continue
+            a = acc[str(t.verdict.detail.get("type") or "(untyped)")]
+            a[0] += int(t.verdict.correct)
+            a[1] += 1
+        if acc:
+            out[lab] = {k: (100.0 * c / n, c, n) for k, (c, n) in acc.items()}
+    return out
+
+
+def substep_figure(views: Sequence[RunView]) -> Any:
+    data = _substep_cells(views)
+    if not data:
+        return None
+    types = sorted({t for d in data.values() for t in d})
+
+    def overall(d: dict[str, tuple[float, int, int]]) -> float:
+        n = sum(c[2] for c in d.values())
+        return sum(c[1] for c in d.values()) / n if n else 0.0
+
+    rows = sorted(data, key=lambda lab: -overall(data[lab]))
+    title = "KOR-Bench cipher sub-steps: accuracy per sub-step type"
+    if len(types) <= kit.MAX_PANELS:
+        return kit.hbar_panels(title, rows, [(t, [data[r].get(t) for r in rows]) for t in types])
+    return kit.heatmap_panels(title, rows, [("", types, [[data[r][t][0] if t in data[r] else None for t in types]
+                                                         for r in rows])])
+
+
+def plot_substeps(views: Sequence[RunView]) -> list[Plot]:
+    fig = substep_figure(views)
+    paper = ", ".join(f"{k} {v:.1f}%" for k, v in PAPER_SUBSTEP_ACCURACY.items())
+    return [] if fig is None else [_plot(
+        "korbench-substeps", "KOR-Bench cipher sub-steps: accuracy per type (paper Fig. 4)", fig,
+        f"Teacher-forced sub-steps of cipher rules 1, 9, 11, 18, 23; failed calls excluded; whiskers: 95% Wilson "
+        f"interval. The paper's per-type values are not in its text; its overall step accuracy: {paper}.")]
+
+
+def trick_pairs(views: Sequence[RunView]) -> list[tuple[str, kit.Cell, kit.Cell]]:
+    """(model label, zero-shot puzzle cell, trick puzzle cell) per KOR-Bench ``trick`` run; the zero-shot run is
+    the one of the same display name and options (None when there is none)."""
+    from ...report.labels import display_name
+
+    kor = [v for v in views if v.run.get("benchmark") == "korbench"]
+    tricks = [v for v in kor if v.run.get("mode") == "trick"]
+    labels = labels_of_runs([v.run for v in tricks])
+
+    def opts(v: RunView) -> Any:
+        return (v.run.get("spec") or {}).get("options") or {}
+
+    out: list[tuple[str, kit.Cell, kit.Cell]] = []
+    for v, lab in zip(tricks, labels, strict=True):
+        cell = _cell(r for r in v.rows if r.subset == "puzzle")
+        if cell is None:
+            continue
+        same = [z for z in kor if z.run.get("mode") == "zero-shot" and display_name(z.run) == display_name(v.run)]
+        same.sort(key=lambda z: opts(z) != opts(v))  # the same options first
+        base = next((c for z in same if (c := _cell(r for r in z.rows if r.subset == "puzzle")) is not None), None)
+        out.append((lab, base, cell))
+    return out
+
+
+def trick_figure(views: Sequence[RunView]) -> Any:
+    """One row per model, sorted by the trick accuracy: zero-shot (grey circle) and trick (diamond) puzzle
+    accuracy joined by a line, 95% whiskers."""
+    pairs = trick_pairs(views)
+    if not pairs:
+        return None
+    pairs.sort(key=lambda p: -(p[2][0] if p[2] else 0.0))
+    n = len(pairs)
+    fig = kit.figure(kit.WIDTH_IN, kit.rows_height(n, 1.6))
+    ax = fig.subplots()
+    ys = list(range(n))
+    for y, (_, base, trick) in zip(ys, pairs, strict=True):
+        if base and trick:
+            ax.plot([base[0], trick[0]], [y, y], color="0.6", linewidth=1, zorder=1)
+    for k, (name, colour, marker) in enumerate((("zero-shot (no trick)", "0.45", "o"), ("trick", "C1", "D"))):
+        sel = [(y, c) for y, p in zip(ys, pairs, strict=True) if (c := (p[1], p[2])[k]) is not None]
+        if not sel:
+            continue
+        xs = [c[0] for _, c in sel]
+        err = [[max(0.0, c[0] - kit.wilson(c[1], c[2])[0]) for _, c in sel],
+               [max(0.0, kit.wilson(c[1], c[2])[1] - c[0]) for _, c in sel]]
+        ax.errorbar(xs, [y for y, _ in sel], xerr=err, fmt=marker, color=colour, ecolor=colour, elinewidth=0.8,
+                    capsize=1.5, markersize=5, label=name, zorder=2)
+    ax.set_yticks(ys, kit.fit_labels([p[0] for p in pairs]), fontsize=7)
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("puzzle accuracy (%)")
+    ax.set_title("KOR-Bench puzzle: trick hint against no trick")
+    ax.grid(axis="x", alpha=0.3)
+    kit.legend_outside(fig, ax)
+    return fig
+
+
+def plot_trick(views: Sequence[RunView]) -> list[Plot]:
+    fig = trick_figure(views)
+    return [] if fig is None else [_plot(
+        "korbench-trick", "KOR-Bench puzzle: trick vs no trick", fig,
+        "Puzzle accuracy with the trick hint (diamond) and of the same model's zero-shot run (circle), failed "
+        "calls excluded; whiskers: 95% Wilson interval.")]
+
+
+def korbench_figures(views: Sequence[RunView]) -> list[Plot]:
+    return [*plot_substeps(views), *plot_trick(views)]

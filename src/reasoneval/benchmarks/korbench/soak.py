@@ -1,0 +1,221 @@
+"""Soak run: many items against the fake server with every fault kind mixed in, then an audit of the store.
+
+Used by ``tests/core/test_faults.py::test_soak`` and ``bench/soak.py`` (which prints the figures). Each
+prompt's fault is known in advance (:func:`~reasoneval.testing.fake_openai.planned_fault`), so the audit can
+say for every item what its stored verdict must be: 0 lost, 0 duplicated, 0 mis-scored is the pass mark.
+
+Every :data:`MATH_EVERY`-th item is a KOR-Bench Operation item scored by the real KOR-Bench path (official
+``judge`` + SymPy through a sandboxed :class:`~reasoneval.scoring.latexcmp.LatexCanonicalizer`): its gold
+``[[\frac{1}{2}or-k]]`` holds "or" and the model answers ``[[-kor\frac{k}{2k}]]``, equal only up to LaTeX
+equivalence, so the SymPy comparison decides it; a ``bomb`` fault on such an item answers the "or"-separated
+power towers and must cost one verdict budget (:data:`SOAK_VERDICT_BUDGET_S`), not hundreds of sandbox
+timeouts. The slowest verdict is reported.
+
+Nothing is canonicalised before the clock starts: a right answer whose LaTeX strings are still uncached,
+scored while a bomb's hundreds of parts are queued, must still be decided by SymPy within its own budget (the
+sandbox serves verdicts round-robin; ``tests/core/test_faults.py::test_a_bomb_does_not_starve_a_concurrent_sympy_verdict``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...core.benchmark import Benchmark
+from ...core.types import GenParams, Item, Outcome, Prompt, Verdict
+from ...models.limits import ResponseLimits
+from ...models.openai_compat import HTTPOptions, OpenAICompatBackend
+from ...runner.engine import Runner
+from ...runner.spec import RunSpec
+from ...scoring.extract import double_brackets
+from ...scoring.latexcmp import LatexCanonicalizer
+from ...store.sqlite import RunStore
+from ...testing.fake_openai import planned_fault
+from ...testing.procs import FakeServerProc
+from .score_official import finish, judge
+
+#: every fault kind of the fake server: transport and status faults, then the response faults that hit every attempt
+#: (no choices, an Anthropic-shaped stream, a stream without its end, control codes, a gzip bomb, an endless answer,
+#: a 401 echoing the key) and the usage faults whose answer is fine (usage recorded as unknown)
+RESPONSE_ERRORS = ("nochoices", "anthropicsse", "nofinish", "ctlbody", "ctlredirect", "gzipbomb", "endless", "key401")
+FAULTS = ("429", "500", "hang", "malformed", "empty", "400", "echo401", "redirect", "surrogate", "empty200", "bomb",
+          "hangforever", *RESPONSE_ERRORS, "usage1e999", "usagestr", "nousage")
+PERMANENT_ERRORS = frozenset({"400", "echo401", "redirect", *RESPONSE_ERRORS})
+#: the soak's response limits: small, so that the bombs and endless answers are cut quickly (the defaults are
+#: exercised in tests/core/test_response_faults.py)
+SOAK_LIMITS = ResponseLimits(max_bytes=4 * 1024 * 1024, max_decoded_bytes=4 * 1024 * 1024, max_chars=200_000)
+SECRET = "sk-soak-" + "S3cr3t" * 5
+WORDS = ("apple", "river", "stone", "cloud", "ember", "frost", "grove", "harbor", "island", "jungle")
+MATH_EVERY = 10  # every 10th item is a SymPy-scored KOR-Bench Operation item (subset "math")
+SOAK_VERDICT_BUDGET_S = 3.0  # the soak's budget of one SymPy verdict, all its "or" parts together
+SOAK_SYMPY_TIMEOUT_S = 1.0  # one sandbox task (one distinct LaTeX string)
+
+
+class SoakBench(Benchmark):
+    name = "soak"
+    description = "soak test: repeat the last word; every 10th item a SymPy-scored KOR-Bench Operation item"
+    default_params = GenParams(max_tokens=32)
+
+    def __init__(self, n: int, lc: LatexCanonicalizer | None = None) -> None:
+        self.n = n
+        self.lc = lc
+        self.verdict_s: dict[str, float] = {}  # seconds per scored SymPy item (the slowest is reported)
+        self._lock = threading.Lock()
+
+    def subsets(self) -> list[str]:
+        return ["a", "math"]
+
+    def modes(self) -> list[str]:
+        return ["zero-shot"]
+
+    def load(self, subset: str, mode: str) -> list[Item]:
+        out = []
+        for i in range(self.n):
+            if i % MATH_EVERY == MATH_EVERY - 1:
+                k = 2 + (i // MATH_EVERY) % 5  # 5 variants: 11 distinct LaTeX strings, all met by item 49
+                if subset == "math":  # the prompt's last word is what the fake server answers in [[...]]
+                    q = f"Item {i}: find both roots, -{k}or\\frac{{{k}}}{{{2 * k}}}"
+                    out.append(Item("soak", "math", str(i), {"q": q}, f"[[\\frac{{1}}{{2}}or-{k}]]"))
+            elif subset == "a":
+                out.append(Item("soak", "a", str(i), {"q": f"Item {i}: repeat {WORDS[i % 10]}"}, WORDS[i % 10]))
+        return out
+
+    def prompt(self, item: Item, mode: str) -> Prompt:
+        return Prompt.chat(item.data["q"])
+
+    def score(self, item: Item, text: str, mode: str) -> Verdict:
+        if item.subset == "math":
+            return self._score_math(item, text)
+        got = double_brackets(text)
+        if got is None:
+            return Verdict(Outcome.UNANSWERABLE, None, "brackets")
+        return Verdict(Outcome.CORRECT if got == item.gold else Outcome.INCORRECT, got, "brackets")
+
+    def _score_math(self, item: Item, text: str) -> Verdict:
+        """KOR-Bench official scoring of an Operation item in ``SYMPY_IDX`` (idx 18, rule 2), one budget."""
+        t0 = time.monotonic()
+        j = finish(judge(text, item.gold, "operation", "2", "18"), self.lc, t0 + SOAK_VERDICT_BUDGET_S)
+        with self._lock:
+            self.verdict_s[item.key] = max(self.verdict_s.get(item.key, 0.0), time.monotonic() - t0)
+        if j.extracted is None:
+            return Verdict(Outcome.UNANSWERABLE, None, j.method)
+        return Verdict(Outcome.CORRECT if j.correct else Outcome.INCORRECT, j.extracted, j.method)
+
+
+def expected_outcome(fault: str | None) -> Outcome:
+    if fault in PERMANENT_ERRORS:
+        return Outcome.ERROR
+    if fault == "empty200":
+        return Outcome.UNANSWERABLE
+    if fault in ("surrogate", "bomb"):
+        return Outcome.INCORRECT
+    return Outcome.CORRECT
+
+
+@dataclass
+class SoakResult:
+    items: int
+    seconds: float
+    lost: int
+    duplicated: int
+    misscored: int
+    errors: int
+    secret_leaks: int
+    hedges: int
+    server: dict[str, Any]
+    abandoned: int = 0  # attempts abandoned (no copy answered within the abandonment window) and retried
+    decreases: int = 0  # times the 429s lowered the concurrency
+    sympy_items: int = 0  # math items answered and scored through the SymPy comparison
+    sympy_bombs: int = 0  # math items whose answer was the "or"-separated power towers
+    slowest_verdict_s: float = 0.0  # the slowest SymPy verdict, in the run and in the audit's re-scoring
+    methods: dict[str, int] | None = None  # verdict methods of the math items
+    misscored_items: dict[str, str] | None = None  # item key -> what was stored, expected and re-scored
+
+    def line(self) -> str:
+        return (f"{self.items} items in {self.seconds:.1f}s: {self.lost} lost, {self.duplicated} duplicated, "
+                f"{self.misscored} mis-scored, {self.errors} errors (expected), {self.secret_leaks} secret leaks, "
+                f"{self.hedges} hedged requests, {self.abandoned} abandoned attempts, {self.decreases} concurrency "
+                f"decreases; {self.sympy_items} SymPy-scored items ({self.sympy_bombs} bombs), "
+                f"slowest verdict {self.slowest_verdict_s:.2f}s (budget {SOAK_VERDICT_BUDGET_S:g}s)")
+
+
+def soak(workdir: Path, n: int = 1250, rate: float = 0.2, concurrency: int = 32, hang_s: float = 60.0) -> SoakResult:
+    """Run ``n`` items with a fraction ``rate`` of faulty prompts (0: the fault-free baseline) and audit."""
+    faults = list(FAULTS)
+    mix = ["--fault-rate", str(rate), "--faults", ",".join(faults)] if rate > 0 else []
+    srv = FakeServerProc("--delay", "0.01", *mix, "--timeout-sleep", str(hang_s), "--retry-after", "1",
+                         "--bomb-mb", "64")
+    lc = LatexCanonicalizer(workers=2, timeout=SOAK_SYMPY_TIMEOUT_S, persistent=False, seeded=False)
+    try:
+        lc.get("1")  # the sandbox's start-up (SymPy import) is not part of any verdict's budget
+        bench = SoakBench(n, lc)
+        db = workdir / f"soak-{rate:g}.db"
+        store = RunStore(db)
+        spec = RunSpec("soak", None, "zero-shot", f"openai-compat/fake@{srv.url}", bench.default_params)
+        backend = OpenAICompatBackend(spec.model, "fake", [srv.url], SECRET, concurrency,
+                                      HTTPOptions(timeout_s=30, hedge_min_s=1.0, backoff_base_s=0.05,
+                                                  backoff_max_s=1.0, limits=SOAK_LIMITS))  # adaptive hedging, abandonment
+
+        async def go() -> Any:
+            try:
+                return await Runner(bench, spec, store, backend, concurrency=concurrency, progress=False).run()
+            finally:
+                await backend.aclose()
+
+        t0 = time.monotonic()
+        res = asyncio.run(go())
+        seconds = time.monotonic() - t0
+        server = srv.stats()
+        store.close()
+        out = _audit(db, bench, res.run_id, faults, rate, seconds, backend.hedges, server)
+        out.abandoned, out.decreases = backend.abandoned, backend.limiter.decreases
+        return out
+    finally:
+        srv.stop()
+        lc.close()
+
+
+def _audit(db: Path, bench: SoakBench, run_id: str, faults: list[str], rate: float, seconds: float, hedges: int,
+           server: dict[str, Any]) -> SoakResult:
+    con = sqlite3.connect(db)
+    comps = con.execute("SELECT item_key, text, error FROM completions WHERE run_id=? AND role='answer'",
+                        (run_id,)).fetchall()
+    verdicts = dict(((k, (o, x)) for k, o, x in con.execute(
+        "SELECT item_key, outcome, extracted FROM verdicts WHERE run_id=?", (run_id,))))
+    methods: dict[str, int] = {}
+    for (m,) in con.execute("SELECT method FROM verdicts WHERE run_id=? AND item_key LIKE 'math/%'", (run_id,)):
+        methods[m] = methods.get(m, 0) + 1
+    items = {it.key: it for sub in bench.subsets() for it in bench.load(sub, "zero-shot")}
+    keys = [k for k, _, _ in comps]
+
+    def rescore(key: str, text: str | None, error: str | None) -> tuple[str, str | None]:
+        if error is not None:
+            return Outcome.ERROR.value, None
+        v = bench.score(items[key], text or "", "zero-shot")
+        return v.outcome.value, v.extracted
+
+    with ThreadPoolExecutor(max_workers=8) as pool:  # the bombs' re-scoring (one budget each) side by side
+        fresh = list(pool.map(lambda c: rescore(*c), comps))
+    wrong: dict[str, str] = {}
+    for (key, _, _), again in zip(comps, fresh, strict=True):
+        want = expected_outcome(planned_fault(items[key].data["q"], faults, rate))
+        got = verdicts.get(key)
+        if got is None or got[0] != want.value or got != again:
+            wrong[key] = f"stored {got}, expected {want.value}, re-scored {again}"
+    dump = "\n".join(str(r) for t in ("completions", "verdicts") for r in con.execute(f"SELECT * FROM {t}"))
+    con.close()
+    math = [it for it in items.values() if it.subset == "math"]
+    return SoakResult(len(items), seconds, lost=len(set(items) - set(keys)), duplicated=len(keys) - len(set(keys)),
+                      misscored=len(wrong), errors=sum(1 for _, _, e in comps if e is not None),
+                      secret_leaks=dump.count(SECRET), hedges=hedges, server=server,
+                      sympy_items=sum(c for m, c in methods.items() if m.startswith(("operation:sympy",
+                                                                                    "operation:fallback"))),
+                      sympy_bombs=sum(1 for it in math if planned_fault(it.data["q"], faults, rate) == "bomb"),
+                      slowest_verdict_s=max(bench.verdict_s.values(), default=0.0), methods=methods,
+                      misscored_items=wrong)

@@ -1,0 +1,204 @@
+"""``report`` (a run's tables: terminal, JSON, HTML, Markdown, CSV, LaTeX), ``runs`` (the store's runs), ``export``."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..core import registry
+from .common import DEFAULT_STORE, StoreOpt, app, existing_store, fail, print_report
+
+
+@app.command()
+def report(
+    runs: Annotated[list[str], typer.Argument(help="run ids (or unique prefixes)")],
+    store: StoreOpt = DEFAULT_STORE,
+    json_out: Annotated[bool, typer.Option("--json")] = False,
+    html: Annotated[Path | None, typer.Option(help="write a self-contained HTML report")] = None,
+    md: Annotated[Path | None, typer.Option(help="write the tables as Markdown")] = None,
+    csv_path: Annotated[Path | None, typer.Option("--csv", help="write the tables as CSV, one file per table (NAME.csv, NAME-2-<title>.csv, ...)")] = None,
+    ci: Annotated[bool, typer.Option("--ci", help="add 95% bootstrap confidence intervals per run and subset")] = False,
+    latex: Annotated[Path | None, typer.Option("--latex", help="write the tables as LaTeX (booktabs)")] = None,
+    prices: Annotated[Path | None, typer.Option("--prices", help="price file (YAML/JSON: model -> input/output/reasoning per 1M tokens): adds a cost table")] = None,
+) -> None:
+    """Print the tables of one or more runs (terminal and JSON; HTML/Markdown/CSV/LaTeX files)."""
+    from ..core.outfile import OutputError, check_target, output_path, write_text
+    from ..report import collect, render
+
+    try:
+        for target in (md, csv_path, html, latex):
+            if target is not None:
+                check_target(target)
+    except OutputError as e:
+        fail(str(e))
+    price_table = None
+    if prices is not None:
+        from ..report.cost import PriceError, load_prices
+
+        try:
+            price_table = load_prices(prices)
+        except PriceError as e:
+            fail(str(e))
+    st = existing_store(store, readonly=True)
+    if md or csv_path or html or latex:
+        try:
+            views = [collect.view(st, r) for r in runs]
+        except KeyError as e:
+            fail(str(e.args[0]))
+        tables = collect.merge(views)
+        from ..report.paper_tables import extra_tables
+
+        tables += extra_tables(views)
+        if ci:
+            from ..report.stats_tables import ci_table
+
+            tables.append(ci_table(views))
+        from ..report.addons import addon_tables
+
+        tables += addon_tables(views, price_table)
+        written: list[Path] = []
+        try:  # each file all or nothing (core/outfile.py); a failure is one line
+            if md:
+                write_text(md, render.to_markdown(tables))
+                written.append(md)
+            if csv_path:
+                for path, text in render.csv_files(tables, csv_path):
+                    write_text(path, text)
+                    written.append(path)
+            if latex:
+                from ..report.latex import to_latex
+
+                write_text(latex, to_latex(tables))
+                written.append(latex)
+            if html:
+                from ..report.html import write_html
+
+                with output_path(html) as tmp:
+                    side = write_html(views, tmp, prices=price_table, final=html)
+                written.append(html)
+                if side:  # a large report: the item texts are a folder beside the page
+                    written.append(side[0].parent)
+        except OutputError as e:
+            for path in written:
+                typer.echo(f"wrote {path}", err=True)
+            fail(str(e))
+        for path in written:
+            typer.echo(f"wrote {path}", err=True)
+    print_report(st, runs, json_out, ci=ci, prices=price_table)
+
+
+@app.command("runs")
+def runs_cmd(
+    store: StoreOpt = DEFAULT_STORE,
+    json_out: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """List the runs in a store: id, benchmark, subset, mode, model, options (scoring, data, limit, ...), items,
+    accuracy, date."""
+    import datetime as dt
+
+    from ..core.benchmark import Table
+    from ..report import render
+    from ..report.labels import display_name
+
+    st = existing_store(store, readonly=True)
+    tallies = st.tallies()
+    rows, extra = [], []
+    for r in st.find_runs():
+        t = tallies.get(r["run_id"], {"items": 0, "correct": 0, "errors": 0})
+        scored = t["items"] - t["errors"]
+        acc = round(100 * t["correct"] / scored, 2) if scored else None
+        when = dt.datetime.fromtimestamp(r["updated"] or r["created"]).strftime("%Y-%m-%d %H:%M")
+        opts, limit = _run_options(r.get("spec") or {})
+        rows.append([r["run_id"], r["benchmark"], r["subset"], r["mode"], display_name(r), r["model"],
+                     _options_text(opts, limit),
+                     t["items"], acc, t["errors"], r["status"], when])
+        extra.append({"options": opts, "limit": limit})
+    cols = ["run", "benchmark", "subset", "mode", "name", "model", "options", "items", "accuracy", "errors",
+            "status", "updated"]
+    if json_out:
+        docs = [{**dict(zip(cols, r, strict=True)), **x} for r, x in zip(rows, extra, strict=True)]
+        typer.echo(json.dumps(docs, ensure_ascii=False, indent=1))
+    elif not rows:
+        typer.echo(f"no runs in {store}", err=True)
+    else:
+        render.to_terminal([Table(f"runs in {store}", cols, rows)])
+
+
+def _run_options(spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """A stored run's option values (every one the record holds, defaults included: ``scoring=official`` is
+    shown, not implied) and how its items were limited (None: all items)."""
+    from ..runner.rescore import limit_of
+
+    opts = spec.get("options")
+    opts = dict(opts) if isinstance(opts, dict) else {}
+    if spec.get("limit") is None:
+        return opts, None
+    lim = limit_of(spec)
+    limit = {"n": spec["limit"], "mode": lim["limit_mode"]}
+    if lim["limit_mode"] != "first":
+        limit["seed"] = lim["limit_seed"]
+    return opts, limit
+
+
+def _options_text(opts: dict[str, Any], limit: dict[str, Any] | None) -> str:
+    """``scoring=official limit=10(sample,seed=0)``: options without a value (None) left out."""
+    parts = [f"{k}={json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list)) else v}"
+             for k, v in sorted(opts.items()) if v is not None]
+    if limit is not None:
+        how = "first" if limit["mode"] == "first" else f"{limit['mode']},seed={limit.get('seed', 0)}"
+        parts.append(f"limit={limit['n']}({how})")
+    return re.sub(r"[\x00-\x1f\x7f-\x9f]", "?", " ".join(parts))  # a stored value never drives the terminal
+
+
+@app.command()
+def export(
+    run_ref: str,
+    out: Annotated[Path, typer.Argument(help=".jsonl, .json, .csv or .parquet")],
+    store: StoreOpt = DEFAULT_STORE,
+) -> None:
+    """Export a run's completions and verdicts (one row per completion; the suffix picks the format)."""
+    from ..core.outfile import OutputError, check_target
+    from ..report.collect import resolve_run
+    from ..store.export import export as do_export
+    from ..store.export import export_format
+
+    try:  # a path that cannot be written is reported before anything is read
+        check_target(out)
+        export_format(out)
+    except OutputError as e:
+        fail(str(e))
+    st = existing_store(store, readonly=True)
+    try:
+        run = resolve_run(st, run_ref)
+        n = do_export(st, run["run_id"], "default", out, _golds(run, st))
+    except OutputError as e:
+        fail(str(e))
+    except (KeyError, RuntimeError) as e:
+        fail(str(e.args[0]))
+    typer.echo(f"wrote {n} rows to {out}", err=True)
+
+
+def _golds(run: dict[str, Any], st: Any) -> dict[str, Any]:
+    """Item key -> gold answer for a stored run (empty when its data cannot be loaded any more); an imported run's
+    golds are those it was scored against, a Hub run's come from the commit it recorded, never from what the Hub
+    serves now."""
+    from ..hub.pinned import pinned_to
+    from ..runner.engine import load_items
+    from ..runner.rescore import spec_of
+    from ..store.imported import stored_items
+
+    try:
+        bench = registry.for_run(run)
+        kept = stored_items(st, run["run_id"])  # an imported run: the golds it was scored against
+        if kept:
+            return {it.key: it.gold for it in kept}
+        with pinned_to(run):
+            return {it.key: it.gold for it in load_items(bench, spec_of(run))}
+    except Exception:  # noqa: BLE001 - an export never fails for want of the data: golds are then null
+        return {}
+
+

@@ -1,0 +1,130 @@
+"""The generic layers reach a benchmark only through the extension points of ``core/benchmark.py``: a plugin
+benchmark from outside the package gets its paper tables into the report, its dataset tables into ``stats``,
+its release into the Hub layer, its build step into the catalogue, its figures into the HTML plots and its
+commands into the CLI."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import reasoneval
+from reasoneval.builder import steps
+from reasoneval.builder.catalog import all_steps
+from reasoneval.core import registry
+from reasoneval.core.benchmark import ScoredRow, Table
+from reasoneval.hub import releases
+from reasoneval.report.collect import RunView
+from reasoneval.report.dataset_stats import dataset_tables
+from reasoneval.report.paper_tables import extra_tables
+
+SRC = str(Path(reasoneval.__file__).resolve().parents[1])
+
+MODULE = '''
+from dataclasses import dataclass
+
+import typer
+
+from reasoneval.builder.steps import StepResult, step
+from reasoneval.core.benchmark import Benchmark, Table
+from reasoneval.core.registry import register
+from reasoneval.core.types import Item, Outcome, Prompt, Verdict
+from reasoneval.hub.releases import ReleaseSpec
+
+
+@dataclass(frozen=True)
+class NoParams:
+    pass
+
+
+@register("hooks")
+class HookBench(Benchmark):
+    name = "hooks"
+    description = "extension points"
+
+    def subsets(self): return ["all"]
+    def modes(self): return ["zero-shot"]
+    def load(self, subset, mode): return [Item("hooks", "all", "0", {"q": "?"}, "A")]
+    def prompt(self, item, mode): return Prompt.chat("?")
+    def score(self, item, text, mode): return Verdict(Outcome.CORRECT, text, "rule")
+
+    def paper_tables(self, views):
+        return [Table(f"hooks paper table of {len(views)} run(s)", ["model"], [[v.run["model"]] for v in views])]
+
+    def dataset_tables(self, data, outputs):
+        return [Table("hooks release statistics", ["data"], [[data]])]
+
+    def releases(self):
+        return {"hooks-data": ReleaseSpec("hooks-data", "org/hooks", "main", ("default",), "https://example.org")}
+
+    def build_steps(self):
+        @step("hooks-step", NoParams, "a step of the hooks benchmark")
+        def run(rows, params, ctx):
+            return StepResult(rows)
+
+    def figures(self, views):
+        from reasoneval.report.plots import Plot
+        return [Plot("hooks-figure", "hooks figure", "")]
+
+    def cli(self, groups):
+        @groups.root.command("hooks-hello")
+        def hello() -> None:
+            typer.echo("hello from hooks")
+
+        @groups.generate.command("hooks")
+        def gen(n: int = 1) -> None:
+            typer.echo(f"{n} hooks item(s)")
+'''
+
+
+@pytest.fixture
+def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "hookbench.py").write_text(MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("REASONEVAL_PLUGINS", "hookbench")
+    monkeypatch.setattr(registry, "_FACTORIES", dict(registry._FACTORIES))
+    monkeypatch.setattr(registry, "_INSTANCES", dict(registry._INSTANCES))
+    monkeypatch.setattr(releases, "RELEASES", dict(releases.RELEASES))
+    monkeypatch.setitem(steps.STEPS, "hooks-step", None)  # replaced by the plugin's step; gone after the test
+    monkeypatch.delitem(sys.modules, "hookbench", raising=False)
+    return tmp_path
+
+
+def _view(bench: str, model: str) -> RunView:
+    return RunView({"run_id": model, "model": model, "mode": "zero-shot", "benchmark": bench, "spec": {}},
+                   list[ScoredRow](), [Table("t", ["a"], [])], {})
+
+
+def test_report_stats_hub_and_builder_ask_the_benchmark(plugin: Path) -> None:
+    tables = extra_tables([_view("hooks", "m1"), _view("hooks", "m2")])
+    assert [(t.title, t.rows) for t in tables] == [("hooks paper table of 2 run(s)", [["m1"], ["m2"]])]
+    assert [t.title for t in dataset_tables("hooks", "x.jsonl")] == ["hooks release statistics"]
+    assert releases.release("hooks-data").repo_id == "org/hooks"
+    assert "hooks-step" in all_steps()
+
+
+def test_html_plots_ask_the_benchmark(plugin: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from reasoneval.report.plots import make_plots
+
+    plots, notes = make_plots([_view("hooks", "m1")])
+    assert "hooks-figure" in [p.key for p in plots] and notes == []
+
+
+def test_cli_commands_come_from_the_benchmark(plugin: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin), SRC]), "REASONEVAL_PLUGINS": "hookbench"}
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "reasoneval.cli", *args], capture_output=True, text=True,
+                              timeout=120, cwd=plugin, env=env)
+
+    hello = cli("hooks-hello")
+    assert (hello.returncode, hello.stdout) == (0, "hello from hooks\n"), hello.stderr
+    gen = cli("generate", "hooks", "--n", "3")
+    assert (gen.returncode, gen.stdout) == (0, "3 hooks item(s)\n"), gen.stderr
+    helped = cli("rescore", "--help")
+    assert "hooks" in helped.stdout  # help texts list the registered benchmarks
