@@ -30,6 +30,30 @@ from .spec import RunSpec
 SCORER = "default"
 INLINE_SCORE_CHARS = 32_000  # outputs up to this size may be scored on the event loop (Benchmark.score_now)
 Generate = Callable[[Prompt, GenParams], Awaitable[Completion]]
+UNITS_PER_SLOT = 4  # units under way at once per request slot (the rest are not started yet: memory stays flat)
+MIN_UNITS_AHEAD = 256  # ... and at least this many beyond the slots, for units being scored or stored meanwhile
+
+
+class SeenKeys:
+    """Which cache keys this run generated, as a fixed-size bit set (2 MiB, whatever the run's size): a key
+    never added is reported absent except for a rare false positive (one in 16 at a million keys), which costs
+    only a cache lookup that misses; an added key is always reported present."""
+
+    BITS = 1 << 24
+
+    def __init__(self) -> None:
+        self._bits = bytearray(self.BITS >> 3)
+
+    def _bit(self, key: str) -> int:
+        return int(key[:12], 16) % self.BITS if len(key) >= 12 else hash(key) % self.BITS
+
+    def add(self, key: str) -> None:
+        b = self._bit(key)
+        self._bits[b >> 3] |= 1 << (b & 7)
+
+    def __contains__(self, key: str) -> bool:
+        b = self._bit(key)
+        return bool(self._bits[b >> 3] & (1 << (b & 7)))
 
 
 @dataclass
@@ -87,7 +111,7 @@ class Runner:
         #: waits (backoff, Retry-After, a hedged straggler) gives it back meanwhile (``ratelimit.current_lease``)
         self._slots: Slots | None = None
         self._cache_was_empty = False  # set when the run starts
-        self._generated: set[str] = set()  # cache keys this run generated
+        self._generated = SeenKeys()  # cache keys this run generated
         self._keyers: dict[tuple[str, str], CacheKeyer] = {}  # (model, canonical parameters) -> its key maker
 
     async def _call(self, gen: Generate, model_spec: str, prompt: Prompt | Callable[[], Prompt],
@@ -212,18 +236,27 @@ class Runner:
                 existing[(c.item_key, c.sample)].append((c.prompt, c.completion))
             else:
                 judged[(c.item_key, c.sample)][c.turn] = c.completion
-        units = [(it, s) for it in items for s in range(spec.samples)]
-        res = RunResult(run_id, resumed, len(units))
+        n_units = len(items) * spec.samples
+        res = RunResult(run_id, resumed, n_units)
         self._cache_was_empty = store.cache_empty()  # then no lookup can hit but for keys generated here
         self._slots = Slots(self.concurrency)
+        units = ((it, s) for it in items for s in range(spec.samples))  # made as they are taken, never all at once
+        no_turns: list[tuple[Prompt, Completion]] = []
+
+        async def worker(prog: RunProgress) -> None:
+            # a unit holds a request slot only while it waits for the model; the workers outnumber the slots, so
+            # units being scored or stored never keep a slot idle, and only the units under way are in memory
+            for item, s in units:
+                await self._unit(run_id, item, s, existing.pop((item.key, s), no_turns),
+                                 judged.pop((item.key, s), {}), res, prog)
+
         tasks: list[asyncio.Task[None]] = []
         try:
-            with RunProgress(len(units), f"{spec.benchmark} {spec.model}", self.progress_enabled) as prog:
+            with RunProgress(n_units, f"{spec.benchmark} {spec.model}", self.progress_enabled) as prog:
                 try:
-                    # one task per unit: a unit holds a request slot only while it waits for the model
-                    tasks = [asyncio.create_task(self._unit(run_id, item, s, existing.get((item.key, s), []),
-                                                            judged.get((item.key, s), {}), res, prog))
-                             for item, s in units]
+                    n_workers = min(n_units, max(UNITS_PER_SLOT * self.concurrency,
+                                                 self.concurrency + MIN_UNITS_AHEAD))
+                    tasks = [asyncio.create_task(worker(prog)) for _ in range(n_workers)]
                     await asyncio.gather(*tasks)
                 finally:
                     for t in tasks:

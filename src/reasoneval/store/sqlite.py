@@ -179,6 +179,18 @@ def _connect_ro(path: Path, shown: Path) -> sqlite3.Connection:
     raise last
 
 
+def _batches(cur: sqlite3.Cursor, path: Path, n: int = 2000) -> Iterator[Any]:
+    """The cursor's rows, ``n`` at a time (a store error while reading is the store's one-line error)."""
+    while True:
+        try:
+            rows = cur.fetchmany(n)
+        except STORE_ERRORS as e:
+            raise describe(path, e) from e
+        if not rows:
+            return
+        yield from rows
+
+
 class RunStore:
     """The run store. ``readonly=True`` opens an existing store for reading only (``report``, ``export``):
     it works on read-only files and file systems and never creates or alters anything. Every failure is a
@@ -332,15 +344,17 @@ class RunStore:
             args.append(role)
         q += " ORDER BY rowid"
         try:
-            rows = self.db.execute(q, args).fetchall()
+            cur = self.db.execute(q, args)
         except STORE_ERRORS as e:
             raise describe(self.path, e) from e
-        for r in rows:
+        same: dict[str, str] = {}  # one object per distinct key, subset and role of the run (samples repeat them)
+        for r in _batches(cur, self.path):  # read in batches: a large run is never held as raw rows and objects both
             try:
                 prompt = Prompt.from_json(json.loads(r[6])) if prompts else _UNREAD
             except DECODE_ERRORS as e:
                 raise _undecodable(self.path, e) from e
-            yield StoredCompletion(r[0], r[1], r[2], r[3], r[4], r[5], prompt,
+            yield StoredCompletion(run_id, same.setdefault(r[1], r[1]), r[2], r[3], same.setdefault(r[4], r[4]),
+                                   same.setdefault(r[5], r[5]), prompt,
                                    Completion(r[7] or "", r[8], Usage(r[9], r[10]), r[11] or 0.0,
                                               r[12], r[13], r[14], r[15]))
 
@@ -378,13 +392,23 @@ class RunStore:
 
     @_reading
     def verdicts(self, run_id: str, scorer: str) -> dict[tuple[str, int, int], Verdict]:
+        """The run's verdicts by (item key, sample, turn). Verdicts with the same stored detail share one decoded
+        ``detail`` dict (a large run's details repeat: rule ids, scoring policy): treat it as read-only."""
         self.flush()
         out = {}
+        details: dict[str, dict[str, Any]] = {}
+        keys: dict[str, str] = {}
         for r in self.db.execute(
                 "SELECT item_key, sample, turn, outcome, extracted, method, detail_json FROM verdicts "
                 "WHERE run_id=? AND scorer=?", (run_id, scorer)):
-            out[(r[0], r[1], r[2])] = Verdict.from_json(
-                {"outcome": r[3], "extracted": r[4], "method": r[5], "detail": json.loads(r[6] or "{}")})
+            raw = r[6] or "{}"
+            detail = details.get(raw)
+            if detail is None:
+                detail = json.loads(raw)
+                if len(details) < 65536:  # distinct details past this are decoded each time (memory stays bounded)
+                    details[raw] = detail
+            out[(keys.setdefault(r[0], r[0]), r[1], r[2])] = Verdict.from_json(
+                {"outcome": r[3], "extracted": r[4], "method": r[5], "detail": detail})
         return out
 
     @_reading
