@@ -355,7 +355,8 @@ class RunStore:
                 raise _undecodable(self.path, e) from e
             yield StoredCompletion(run_id, same.setdefault(r[1], r[1]), r[2], r[3], same.setdefault(r[4], r[4]),
                                    same.setdefault(r[5], r[5]), prompt,
-                                   Completion(r[7] or "", r[8], Usage(r[9], r[10]), r[11] or 0.0,
+                                   Completion(r[7] or "", r[8] and same.setdefault(r[8], r[8]), Usage(r[9], r[10]),
+                                              r[11] or 0.0,
                                               r[12], r[13], r[14], r[15]))
 
     @_guarded
@@ -407,8 +408,9 @@ class RunStore:
                 detail = json.loads(raw)
                 if len(details) < 65536:  # distinct details past this are decoded each time (memory stays bounded)
                     details[raw] = detail
+            extracted = r[4] if r[4] is None or len(keys) >= 65536 else keys.setdefault(r[4], r[4])
             out[(keys.setdefault(r[0], r[0]), r[1], r[2])] = Verdict.from_json(
-                {"outcome": r[3], "extracted": r[4], "method": r[5], "detail": detail})
+                {"outcome": r[3], "extracted": extracted, "method": keys.setdefault(r[5], r[5]), "detail": detail})
         return out
 
     @_reading
