@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.benchmark import Benchmark, Turn
-from ..core.hashing import CacheKeyer
+from ..core.hashing import CacheKeyer, canonical_json
 from ..core.response import Response
 from ..core.safetext import server_text
 from ..core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
@@ -115,8 +115,11 @@ class Runner:
         self._keyers: dict[tuple[str, str], CacheKeyer] = {}  # (model, canonical parameters) -> its key maker
 
     async def _call(self, gen: Generate, model_spec: str, prompt: Prompt | Callable[[], Prompt],
-                    params: GenParams, sample: int, res: RunResult) -> tuple[Completion, str, bool, Prompt]:
-        """``prompt`` may be a function that builds it: it is called once the request slot is held."""
+                    params: GenParams, sample: int,
+                    res: RunResult) -> tuple[Completion, str, bool, Prompt, str]:
+        """``prompt`` may be a function that builds it: it is called once the request slot is held. Returns the
+        completion, its cache key, whether it came from the cache, the prompt and the prompt's canonical JSON
+        (made once: the cache key hashes it and the store keeps it)."""
         assert self._slots is not None
         # the prompt is built and the cache looked up once a request slot is free, not when the unit starts:
         # every unit starts at once, and thousands of prompts and lookups up front would hold the event loop
@@ -128,16 +131,17 @@ class Runner:
             keyer = self._keyers.get((model_spec, pc))
             if keyer is None:
                 keyer = self._keyers[(model_spec, pc)] = CacheKeyer(model_spec, pc)
-            key = keyer.key(prompt.to_json(), sample)
+            pj = canonical_json(prompt.to_json())
+            key = keyer.key_of(pj, sample)
             # a store whose cache was empty when the run began can only hold what this run generated
             hit = self.store.cache_get(key) if not self._cache_was_empty or key in self._generated else None
             if hit is not None:
                 res.cached += 1
-                return hit, key, True, prompt
+                return hit, key, True, prompt, pj
             comp = await _isolated(gen, prompt.with_system(params.system), params)  # stored prompt: as built
         res.generated += 1
         self._generated.add(key)
-        return comp, key, False, prompt
+        return comp, key, False, prompt, pj
 
     def _params(self, sample: int) -> GenParams:
         p = self.spec.params
@@ -174,12 +178,12 @@ class Runner:
                 res.reused += 1
             else:
                 cached_only = False
-                comp, key, hit, prompt = await self._call(self._gen, self.spec.model, next_prompt, params, sample,
-                                                          res)
+                comp, key, hit, prompt, pj = await self._call(self._gen, self.spec.model, next_prompt, params,
+                                                              sample, res)
                 if hit:
                     cached_only = True
                 await self.store.aput_completion(run_id, item.key, sample, t, "answer", item.subset, prompt,
-                                                 key, comp, cache=not hit)
+                                                 key, comp, cache=not hit, prompt_json=pj)
             verdict, response = await self._score(item, comp)
             verdict = await self._maybe_judge(run_id, item, sample, t, comp, response, verdict, judged, res)
             self.store.put_verdict(run_id, item.key, sample, t, SCORER, verdict, buffered=True)
@@ -207,9 +211,9 @@ class Runner:
         jc = judged.get(turn)
         if jc is None:
             jparams = GenParams(max_tokens=1024, temperature=0.0)
-            jc, key, hit, _ = await self._call(self._judge_gen, self.judge.spec, jp, jparams, 0, res)
+            jc, key, hit, _, pj = await self._call(self._judge_gen, self.judge.spec, jp, jparams, 0, res)
             await self.store.aput_completion(run_id, item.key, sample, turn, "judge", item.subset, jp, key, jc,
-                                             cache=not hit)
+                                             cache=not hit, prompt_json=pj)
         return judged_verdict(self.bench, item, response, self.spec.mode, verdict, jc)
 
     def _check_modalities(self, items: list[Item]) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import quote
 
+from ..core.hashing import canonical_json
 from ..core.safetext import redact, redact_secrets, storable, storable_json
 from ..core.types import Completion, Prompt, Usage, Verdict
 from . import identity
@@ -289,14 +290,16 @@ class RunStore:
     # ---- completions
     @staticmethod
     def _rows(run_id: str, item_key: str, sample: int, turn: int, role: str, subset: str, prompt: Prompt,
-              cache_key: str, c: Completion, cache: bool) -> tuple[tuple[Any, ...], tuple[Any, ...] | None]:
+              cache_key: str, c: Completion, cache: bool,
+              prompt_json: str | None = None) -> tuple[tuple[Any, ...], tuple[Any, ...] | None]:
+        """``prompt_json``: the prompt's ``canonical_json`` when the caller already made it (the cache key's)."""
         now = time.time()
         text = storable(redact_secrets(c.text))  # lone surrogates escaped, echoed API keys removed
         error = None if c.error is None else storable(redact(c.error))
         reasoning = None if c.reasoning is None else storable(redact_secrets(c.reasoning))
         later = (reasoning, c.reasoning_tokens, c.ttft_s)
         row = (run_id, item_key, sample, turn, role, subset,
-               storable_json(json.dumps(prompt.to_json(), ensure_ascii=False)),
+               storable_json(canonical_json(prompt.to_json()) if prompt_json is None else prompt_json),
                cache_key, text, _text(c.finish_reason), c.usage.prompt_tokens, c.usage.completion_tokens,
                c.latency_s, error, now, *later)
         cache_row = ((cache_key, text, _text(c.finish_reason), c.usage.prompt_tokens, c.usage.completion_tokens,
@@ -316,13 +319,15 @@ class RunStore:
 
     async def aput_completion(self, run_id: str, item_key: str, sample: int, turn: int, role: str,
                               subset: str, prompt: Prompt, cache_key: str, c: Completion,
-                              cache: bool = False) -> None:
-        """``put_completion`` through the group-commit writer thread; returns once it is committed."""
+                              cache: bool = False, prompt_json: str | None = None) -> None:
+        """``put_completion`` through the group-commit writer thread; returns once it is committed.
+        ``prompt_json``: the prompt's ``canonical_json``, when the caller already made it."""
         if self._writer is None:
             from .writer import AsyncWriter
 
             self._writer = AsyncWriter(self.real, self.path)
-        row, cache_row = self._rows(run_id, item_key, sample, turn, role, subset, prompt, cache_key, c, cache)
+        row, cache_row = self._rows(run_id, item_key, sample, turn, role, subset, prompt, cache_key, c, cache,
+                                    prompt_json)
         await self._writer.put_completion(row, cache_row)
 
     def close_writer(self) -> None:
