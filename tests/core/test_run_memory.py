@@ -97,3 +97,31 @@ def test_the_progress_history_is_bounded_by_time_not_by_the_run() -> None:
     t[0] += 15  # nothing for 15 s: half the window is empty
     assert p.rate() == pytest.approx(500, rel=0.01)
     assert "no answer for 0:00:15" in p.status()
+
+
+def test_an_items_first_prompt_is_built_once_for_all_its_samples(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = registry.get("toy")
+    built: list[str] = []
+    real = type(bench).prompt
+
+    def counting(self, item, mode):  # type: ignore[no-untyped-def]
+        built.append(item.key)
+        return real(self, item, mode)
+
+    monkeypatch.setattr(type(bench), "prompt", counting)
+    store = RunStore(tmp_path / "s.db")
+    res = _run(store, CountingBackend(), samples=5, concurrency=4)
+    assert res.generated == 250
+    assert sorted(built) == sorted({k for k in built}) and len(built) == 50  # once per item, not per sample
+    rows = list(store.completions(res.run_id))
+    by_item: dict[str, set[Prompt]] = {}
+    for c in rows:
+        by_item.setdefault(c.item_key, set()).add(c.prompt)
+    # every sample stored its item's prompt, and the samples are still told apart by their cache keys
+    assert all(len(ps) == 1 and next(iter(ps)) == real(bench, _item(bench, k), "zero-shot") for k, ps in by_item.items())
+    assert len({c.sample for c in rows}) == 5
+
+
+def _item(bench, key):  # type: ignore[no-untyped-def]
+    return next(it for sub in bench.subsets() for it in bench.load(sub, "zero-shot") if it.key == key)

@@ -30,6 +30,7 @@ from .spec import RunSpec
 SCORER = "default"
 INLINE_SCORE_CHARS = 32_000  # outputs up to this size may be scored on the event loop (Benchmark.score_now)
 Generate = Callable[[Prompt, GenParams], Awaitable[Completion]]
+FIRST_PROMPTS_KEPT = 4096  # first prompts (and their JSON) kept for the other samples of the same item
 UNITS_PER_SLOT = 4  # units under way at once per request slot (the rest are not started yet: memory stays flat)
 MIN_UNITS_AHEAD = 256  # ... and at least this many beyond the slots, for units being scored or stored meanwhile
 
@@ -113,25 +114,37 @@ class Runner:
         self._cache_was_empty = False  # set when the run starts
         self._generated = SeenKeys()  # cache keys this run generated
         self._keyers: dict[tuple[str, str], CacheKeyer] = {}  # (model, canonical parameters) -> its key maker
+        #: (subset, item key) -> its first prompt and that prompt's canonical JSON: the samples of an item are
+        #: taken one after another, so each is built and encoded once, not once per sample (oldest dropped first)
+        self._first_prompts: dict[tuple[str, str], tuple[Prompt, str]] = {}
 
     async def _call(self, gen: Generate, model_spec: str, prompt: Prompt | Callable[[], Prompt],
-                    params: GenParams, sample: int,
-                    res: RunResult) -> tuple[Completion, str, bool, Prompt, str]:
+                    params: GenParams, sample: int, res: RunResult,
+                    first_of: Item | None = None) -> tuple[Completion, str, bool, Prompt, str]:
         """``prompt`` may be a function that builds it: it is called once the request slot is held. Returns the
         completion, its cache key, whether it came from the cache, the prompt and the prompt's canonical JSON
-        (made once: the cache key hashes it and the store keeps it)."""
+        (made once: the cache key hashes it and the store keeps it). ``first_of``: the prompt is this item's first
+        (the same for each of its samples)."""
         assert self._slots is not None
         # the prompt is built and the cache looked up once a request slot is free, not when the unit starts:
-        # every unit starts at once, and thousands of prompts and lookups up front would hold the event loop
+        # a thousand units start at once, and their prompts and lookups up front would hold the event loop
         # while the first requests wait
         async with Lease(self._slots):
-            if not isinstance(prompt, Prompt):
-                prompt = prompt()
+            memo = None if first_of is None else self._first_prompts.get((first_of.subset, first_of.key))
+            if memo is not None:
+                prompt, pj = memo
+            else:
+                if not isinstance(prompt, Prompt):
+                    prompt = prompt()
+                pj = canonical_json(prompt.to_json())
+                if first_of is not None:
+                    if len(self._first_prompts) >= FIRST_PROMPTS_KEPT:
+                        del self._first_prompts[next(iter(self._first_prompts))]
+                    self._first_prompts[(first_of.subset, first_of.key)] = (prompt, pj)
             pc = params.canonical_json()
             keyer = self._keyers.get((model_spec, pc))
             if keyer is None:
                 keyer = self._keyers[(model_spec, pc)] = CacheKeyer(model_spec, pc)
-            pj = canonical_json(prompt.to_json())
             key = keyer.key_of(pj, sample)
             # a store whose cache was empty when the run began can only hold what this run generated
             hit = self.store.cache_get(key) if not self._cache_was_empty or key in self._generated else None
@@ -179,7 +192,7 @@ class Runner:
             else:
                 cached_only = False
                 comp, key, hit, prompt, pj = await self._call(self._gen, self.spec.model, next_prompt, params,
-                                                              sample, res)
+                                                              sample, res, item if t == 0 else None)
                 if hit:
                     cached_only = True
                 await self.store.aput_completion(run_id, item.key, sample, t, "answer", item.subset, prompt,
