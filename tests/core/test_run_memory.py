@@ -125,3 +125,19 @@ def test_an_items_first_prompt_is_built_once_for_all_its_samples(tmp_path: Path,
 
 def _item(bench, key):  # type: ignore[no-untyped-def]
     return next(it for sub in bench.subsets() for it in bench.load(sub, "zero-shot") if it.key == key)
+
+
+def test_answers_are_read_with_their_verdicts_in_one_pass(tmp_path: Path) -> None:
+    store = RunStore(tmp_path / "s.db")
+    res = _run(store, CountingBackend(), samples=2, concurrency=4)
+    by_key = store.verdicts(res.run_id, "default")
+    got = list(store.answers(res.run_id, "default", prompts=False))
+    assert len(got) == 100 and all(v == by_key[(c.item_key, c.sample, c.turn)] for c, v in got)
+    assert {v.outcome for _, v in got if v is not None} == {o.outcome for o in by_key.values()}
+    c0 = got[0][0]
+    store.db.execute("DELETE FROM verdicts WHERE run_id=? AND item_key=? AND sample=?",
+                     (res.run_id, c0.item_key, c0.sample))
+    again = list(store.answers(res.run_id, "default", prompts=False))
+    assert again[0][1] is None and all(v is not None for _, v in again[1:])
+    assert list(store.answers(res.run_id, "other-scorer")) != [] and all(
+        v is None for _, v in store.answers(res.run_id, "other-scorer"))

@@ -192,6 +192,35 @@ def _batches(cur: sqlite3.Cursor, path: Path, n: int = 2000) -> Iterator[Any]:
         yield from rows
 
 
+class _Verdicts:
+    """Stored verdicts decoded with what repeats shared: one ``detail`` dict per distinct stored detail (read-only),
+    one string per distinct key, method and extracted answer (at most 65,536 of each kept)."""
+
+    KEPT = 65536
+
+    def __init__(self) -> None:
+        self._details: dict[str, dict[str, Any]] = {}
+        self._strings: dict[str, str] = {}
+
+    def same(self, s: str) -> str:
+        got = self._strings.get(s)
+        if got is None:
+            if len(self._strings) >= self.KEPT:
+                return s
+            got = self._strings[s] = s
+        return got
+
+    def of(self, outcome: str, extracted: str | None, method: str, detail_json: str | None) -> Verdict:
+        raw = detail_json or "{}"
+        detail = self._details.get(raw)
+        if detail is None:
+            detail = json.loads(raw)
+            if len(self._details) < self.KEPT:
+                self._details[raw] = detail
+        return Verdict.from_json({"outcome": outcome, "extracted": None if extracted is None else self.same(extracted),
+                                  "method": self.same(method), "detail": detail})
+
+
 class RunStore:
     """The run store. ``readonly=True`` opens an existing store for reading only (``report``, ``export``):
     it works on read-only files and file systems and never creates or alters anything. Every failure is a
@@ -339,30 +368,52 @@ class RunStore:
     def completions(self, run_id: str, role: str | None = None, prompts: bool = True) -> Iterator[StoredCompletion]:
         """The run's completions in the order stored. ``prompts=False`` leaves the prompts unread (each is an empty
         ``Prompt()``): a report of a large run does not decode thousands of multi-kilobyte prompts it never shows."""
-        q = (f"SELECT run_id, item_key, sample, turn, role, subset, {'prompt_json' if prompts else 'NULL'}, text, "
-             "finish_reason, "
-             f"prompt_tokens, completion_tokens, latency_s, error, {self._later['completions']} "
-             "FROM completions WHERE run_id=?")
-        args: list[Any] = [run_id]
+        for c, _ in self._read(run_id, role, prompts, None):
+            yield c
+
+    def answers(self, run_id: str, scorer: str,
+                prompts: bool = True) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
+        """The run's answer turns in the order stored, each with its verdict by ``scorer`` (None: none stored), in
+        one pass over the store (no table of every verdict is built first)."""
+        self.flush()
+        yield from self._read(run_id, "answer", prompts, scorer)
+
+    def _read(self, run_id: str, role: str | None, prompts: bool,
+              scorer: str | None) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
+        q = (f"SELECT c.run_id, c.item_key, c.sample, c.turn, c.role, c.subset, "
+             f"{'c.prompt_json' if prompts else 'NULL'}, c.text, c.finish_reason, c.prompt_tokens, "
+             f"c.completion_tokens, c.latency_s, c.error, {self._later['completions']}")
+        args: list[Any] = []
+        if scorer is None:
+            q += " FROM completions c"
+        else:
+            q += (", v.outcome, v.extracted, v.method, v.detail_json FROM completions c LEFT JOIN verdicts v "
+                  "ON v.run_id = c.run_id AND v.item_key = c.item_key AND v.sample = c.sample AND v.turn = c.turn "
+                  "AND v.scorer = ?")
+            args.append(scorer)
+        q += " WHERE c.run_id=?"
+        args.append(run_id)
         if role:
-            q += " AND role=?"
+            q += " AND c.role=?"
             args.append(role)
-        q += " ORDER BY rowid"
+        q += " ORDER BY c.rowid"
         try:
             cur = self.db.execute(q, args)
         except STORE_ERRORS as e:
             raise describe(self.path, e) from e
         same: dict[str, str] = {}  # one object per distinct key, subset and role of the run (samples repeat them)
+        verdicts = _Verdicts()
         for r in _batches(cur, self.path):  # read in batches: a large run is never held as raw rows and objects both
             try:
                 prompt = Prompt.from_json(json.loads(r[6])) if prompts else _UNREAD
+                verdict = None if scorer is None or r[16] is None else verdicts.of(r[16], r[17], r[18], r[19])
             except DECODE_ERRORS as e:
                 raise _undecodable(self.path, e) from e
-            yield StoredCompletion(run_id, same.setdefault(r[1], r[1]), r[2], r[3], same.setdefault(r[4], r[4]),
-                                   same.setdefault(r[5], r[5]), prompt,
-                                   Completion(r[7] or "", r[8] and same.setdefault(r[8], r[8]), Usage(r[9], r[10]),
-                                              r[11] or 0.0,
-                                              r[12], r[13], r[14], r[15]))
+            yield (StoredCompletion(run_id, same.setdefault(r[1], r[1]), r[2], r[3], same.setdefault(r[4], r[4]),
+                                    same.setdefault(r[5], r[5]), prompt,
+                                    Completion(r[7] or "", r[8] and same.setdefault(r[8], r[8]), Usage(r[9], r[10]),
+                                               r[11] or 0.0, r[12], r[13], r[14], r[15])),
+                   verdict)
 
     @_guarded
     def count(self, run_id: str) -> int:
@@ -402,20 +453,11 @@ class RunStore:
         ``detail`` dict (a large run's details repeat: rule ids, scoring policy): treat it as read-only."""
         self.flush()
         out = {}
-        details: dict[str, dict[str, Any]] = {}
-        keys: dict[str, str] = {}
+        verdicts = _Verdicts()
         for r in self.db.execute(
                 "SELECT item_key, sample, turn, outcome, extracted, method, detail_json FROM verdicts "
                 "WHERE run_id=? AND scorer=?", (run_id, scorer)):
-            raw = r[6] or "{}"
-            detail = details.get(raw)
-            if detail is None:
-                detail = json.loads(raw)
-                if len(details) < 65536:  # distinct details past this are decoded each time (memory stays bounded)
-                    details[raw] = detail
-            extracted = r[4] if r[4] is None or len(keys) >= 65536 else keys.setdefault(r[4], r[4])
-            out[(keys.setdefault(r[0], r[0]), r[1], r[2])] = Verdict.from_json(
-                {"outcome": r[3], "extracted": extracted, "method": keys.setdefault(r[5], r[5]), "detail": detail})
+            out[(verdicts.same(r[0]), r[1], r[2])] = verdicts.of(r[3], r[4], r[5], r[6])
         return out
 
     @_reading
