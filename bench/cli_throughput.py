@@ -15,6 +15,10 @@ Then the same pairs with the LaTeX cache of the first runs kept (warm), for comp
 aiohttp client sending the same number of KOR-Bench chat bodies to the same server (no store, no scoring).
 
     python bench/cli_throughput.py [--concurrency 64 256] [--small 64] [--seconds 10] [--repeat 3] [--delay 0.2]
+        [--caches cold warm] [--src DIR]
+
+``--src DIR`` runs the CLI from another source tree (``git archive BASE src | tar -x -C /tmp/base``, then
+``--src /tmp/base/src``), so before/after figures can be taken in the same minutes against the same server.
 """
 
 from __future__ import annotations
@@ -33,12 +37,16 @@ from machine import speed_probe  # bench/machine.py
 
 from reasoneval.testing.procs import FakeServerProc
 
+SRC: str | None = None  # --src: the source tree the CLI runs from (PYTHONPATH), None: this checkout
+
 
 def cli_run(url: str, limit: int, conc: int, root: Path, cache: Path, samples: int = 1) -> tuple[float, int]:
     home = root / "home"
     home.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "HOME": str(home), "REASONEVAL_CACHE_DIR": str(cache)}
     env.pop("REASONEVAL_STORE", None)
+    if SRC:
+        env["PYTHONPATH"] = SRC
     script = Path(sys.executable).with_name("reasoneval")  # the console script, as a user runs it
     cmd = [str(script)] if script.exists() else [sys.executable, "-m", "reasoneval"]
     cmd += ["run", "korbench", "--limit", str(limit), "--concurrency",
@@ -118,8 +126,12 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10.0, help="the large run lasts at least this at the ideal rate")
     ap.add_argument("--repeat", type=int, default=3, help="pairs per figure (the median is printed)")
     ap.add_argument("--delay", type=float, default=0.2)
+    ap.add_argument("--caches", nargs="+", default=["cold", "warm"], choices=["cold", "warm"])
+    ap.add_argument("--src", default=None, help="run the CLI from this source tree (PYTHONPATH)")
     ap.add_argument("--bare-child", nargs=3, help=argparse.SUPPRESS)
     a = ap.parse_args()
+    global SRC
+    SRC = a.src
     if a.bare_child:
         bare_child(a.bare_child[0], int(a.bare_child[1]), int(a.bare_child[2]))
         return
@@ -127,14 +139,15 @@ def main() -> None:
     warm_cache = Path(tempfile.mkdtemp(prefix="reasoneval-warm-"))
     try:
         print(f"CLI end to end, korbench --limit {a.small} (x5 subsets) vs --limit 250 --samples S, server delay "
-              f"{a.delay}s, {os.cpu_count()} CPUs; runner and server on this machine; median of {a.repeat}")
+              f"{a.delay}s, {os.cpu_count()} CPUs; runner and server on this machine; median of {a.repeat}; source "
+              f"{a.src or 'this checkout'}")
         print(speed_probe())
         print(f"{'concurrency':>11} {'caches':>6} {'S':>3} {'req/s':>8} {'ideal':>7} {'% ideal':>8} {'t_small':>8} "
               f"{'t_large':>8}  all % ideal")
         for conc in a.concurrency:
             ideal = conc / a.delay
             samples = max(1, math.ceil(a.seconds * ideal / 1250))
-            for caches in ("cold", "warm"):
+            for caches in a.caches:
                 cache = None if caches == "cold" else warm_cache
                 if caches == "warm":
                     pair(srv.url, conc, a.small, 1, warm_cache)  # fills the LaTeX cache

@@ -655,10 +655,10 @@ def test_overwritten_values_are_one_line_errors_in_every_command(tmp_path: Path,
     raw = path.read_bytes()
     assert _cli(*resume, "--store", str(path), cwd=tmp_path).returncode == 0  # intact, it resumes
     text = b"Thinking about it ("  # every stored answer starts so (the fake server's reply)
-    prompt = b'"content": "Item a1:'
+    prompt = b'"content":"Item a1:'  # prompts are stored as canonical (compact) JSON
     assert raw.count(prompt) == 1 and raw.count(text) >= 50
     cases = {"utf8.db": raw.replace(text, b"\xff\xfe\xfd" + text[3:], 1),
-             "json.db": raw.replace(prompt, b'"content"; "Item a1:', 1)}  # same length: the pages stay sound
+             "json.db": raw.replace(prompt, b'"content";"Item a1:', 1)}  # same length: the pages stay sound
     for name, data in cases.items():
         bad = tmp_path / name
         bad.write_bytes(data)

@@ -51,7 +51,10 @@ class CacheKeyer:
         self._head = hashlib.sha256(head.encode("utf-8", "surrogatepass"))
 
     def key(self, prompt_json: dict[str, Any], sample: int) -> str:
+        return self.key_of(canonical_json(prompt_json), sample)
+
+    def key_of(self, prompt_canonical: str, sample: int) -> str:
+        """:meth:`key` from the prompt's ``canonical_json`` already made (the runner stores the same string)."""
         h = self._head.copy()
-        h.update((canonical_json(prompt_json) + ',"sample":' + canonical_json(sample) + "}")
-                 .encode("utf-8", "surrogatepass"))
+        h.update((prompt_canonical + ',"sample":' + canonical_json(sample) + "}").encode("utf-8", "surrogatepass"))
         return h.hexdigest()

@@ -82,6 +82,12 @@ def check_declared_length(resp: aiohttp.ClientResponse, limits: ResponseLimits) 
 async def read_body(resp: aiohttp.ClientResponse, limits: ResponseLimits) -> bytes:
     """The whole (decompressed) body, read chunk by chunk and refused as soon as it passes a limit."""
     check_declared_length(resp, limits)
+    n = getattr(resp, "content_length", None)
+    if (isinstance(n, int) and n <= limits.max_decoded_bytes
+            and resp.headers.get("Content-Encoding", "identity").lower() == "identity"):
+        # a declared, uncompressed length within both limits: exactly that many bytes are read (the common case,
+        # one read instead of a loop over the chunks)
+        return await resp.read()
     buf = bytearray()
     async for chunk in resp.content.iter_any():
         buf += chunk

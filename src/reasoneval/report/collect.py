@@ -36,12 +36,11 @@ def resolve_run(store: RunStore, ref: str) -> dict[str, Any]:
 
 def scored_rows(store: RunStore, run_id: str, scorer: str = "default", prompts: bool = True) -> list[ScoredRow]:
     """``prompts=False``: the turns' prompts are left empty (tables never show them; the HTML report does)."""
-    verdicts = store.verdicts(run_id, scorer)
     turns: dict[tuple[str, int], list[Turn]] = defaultdict(list)
     subsets: dict[tuple[str, int], str] = {}
-    for c in store.completions(run_id, role="answer", prompts=prompts):
+    for c, verdict in store.answers(run_id, scorer, prompts=prompts):  # one pass: no table of every verdict first
         k = (c.item_key, c.sample)
-        turns[k].append(Turn(c.prompt, c.completion, verdicts.get((c.item_key, c.sample, c.turn))))
+        turns[k].append(Turn(c.prompt, c.completion, verdict))
         subsets[k] = c.subset
     return [ScoredRow(k[0], subsets[k], k[1], ts) for k, ts in turns.items()]
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.benchmark import Benchmark, Turn
-from ..core.hashing import CacheKeyer
+from ..core.hashing import CacheKeyer, canonical_json
 from ..core.response import Response
 from ..core.safetext import server_text
 from ..core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
@@ -30,6 +30,31 @@ from .spec import RunSpec
 SCORER = "default"
 INLINE_SCORE_CHARS = 32_000  # outputs up to this size may be scored on the event loop (Benchmark.score_now)
 Generate = Callable[[Prompt, GenParams], Awaitable[Completion]]
+FIRST_PROMPTS_KEPT = 4096  # first prompts (and their JSON) kept for the other samples of the same item
+UNITS_PER_SLOT = 4  # units under way at once per request slot (the rest are not started yet: memory stays flat)
+MIN_UNITS_AHEAD = 256  # ... and at least this many beyond the slots, for units being scored or stored meanwhile
+
+
+class SeenKeys:
+    """Which cache keys this run generated, as a fixed-size bit set (2 MiB, whatever the run's size): a key
+    never added is reported absent except for a rare false positive (one in 16 at a million keys), which costs
+    only a cache lookup that misses; an added key is always reported present."""
+
+    BITS = 1 << 24
+
+    def __init__(self) -> None:
+        self._bits = bytearray(self.BITS >> 3)
+
+    def _bit(self, key: str) -> int:
+        return int(key[:12], 16) % self.BITS if len(key) >= 12 else hash(key) % self.BITS
+
+    def add(self, key: str) -> None:
+        b = self._bit(key)
+        self._bits[b >> 3] |= 1 << (b & 7)
+
+    def __contains__(self, key: str) -> bool:
+        b = self._bit(key)
+        return bool(self._bits[b >> 3] & (1 << (b & 7)))
 
 
 @dataclass
@@ -87,33 +112,49 @@ class Runner:
         #: waits (backoff, Retry-After, a hedged straggler) gives it back meanwhile (``ratelimit.current_lease``)
         self._slots: Slots | None = None
         self._cache_was_empty = False  # set when the run starts
-        self._generated: set[str] = set()  # cache keys this run generated
+        self._generated = SeenKeys()  # cache keys this run generated
         self._keyers: dict[tuple[str, str], CacheKeyer] = {}  # (model, canonical parameters) -> its key maker
+        #: (subset, item key) -> its first prompt and that prompt's canonical JSON: the samples of an item are
+        #: taken one after another, so each is built and encoded once, not once per sample (oldest dropped first)
+        self._first_prompts: dict[tuple[str, str], tuple[Prompt, str]] = {}
 
     async def _call(self, gen: Generate, model_spec: str, prompt: Prompt | Callable[[], Prompt],
-                    params: GenParams, sample: int, res: RunResult) -> tuple[Completion, str, bool, Prompt]:
-        """``prompt`` may be a function that builds it: it is called once the request slot is held."""
+                    params: GenParams, sample: int, res: RunResult,
+                    first_of: Item | None = None) -> tuple[Completion, str, bool, Prompt, str]:
+        """``prompt`` may be a function that builds it: it is called once the request slot is held. Returns the
+        completion, its cache key, whether it came from the cache, the prompt and the prompt's canonical JSON
+        (made once: the cache key hashes it and the store keeps it). ``first_of``: the prompt is this item's first
+        (the same for each of its samples)."""
         assert self._slots is not None
         # the prompt is built and the cache looked up once a request slot is free, not when the unit starts:
-        # every unit starts at once, and thousands of prompts and lookups up front would hold the event loop
+        # a thousand units start at once, and their prompts and lookups up front would hold the event loop
         # while the first requests wait
         async with Lease(self._slots):
-            if not isinstance(prompt, Prompt):
-                prompt = prompt()
+            memo = None if first_of is None else self._first_prompts.get((first_of.subset, first_of.key))
+            if memo is not None:
+                prompt, pj = memo
+            else:
+                if not isinstance(prompt, Prompt):
+                    prompt = prompt()
+                pj = canonical_json(prompt.to_json())
+                if first_of is not None:
+                    if len(self._first_prompts) >= FIRST_PROMPTS_KEPT:
+                        del self._first_prompts[next(iter(self._first_prompts))]
+                    self._first_prompts[(first_of.subset, first_of.key)] = (prompt, pj)
             pc = params.canonical_json()
             keyer = self._keyers.get((model_spec, pc))
             if keyer is None:
                 keyer = self._keyers[(model_spec, pc)] = CacheKeyer(model_spec, pc)
-            key = keyer.key(prompt.to_json(), sample)
+            key = keyer.key_of(pj, sample)
             # a store whose cache was empty when the run began can only hold what this run generated
             hit = self.store.cache_get(key) if not self._cache_was_empty or key in self._generated else None
             if hit is not None:
                 res.cached += 1
-                return hit, key, True, prompt
+                return hit, key, True, prompt, pj
             comp = await _isolated(gen, prompt.with_system(params.system), params)  # stored prompt: as built
         res.generated += 1
         self._generated.add(key)
-        return comp, key, False, prompt
+        return comp, key, False, prompt, pj
 
     def _params(self, sample: int) -> GenParams:
         p = self.spec.params
@@ -150,12 +191,12 @@ class Runner:
                 res.reused += 1
             else:
                 cached_only = False
-                comp, key, hit, prompt = await self._call(self._gen, self.spec.model, next_prompt, params, sample,
-                                                          res)
+                comp, key, hit, prompt, pj = await self._call(self._gen, self.spec.model, next_prompt, params,
+                                                              sample, res, item if t == 0 else None)
                 if hit:
                     cached_only = True
                 await self.store.aput_completion(run_id, item.key, sample, t, "answer", item.subset, prompt,
-                                                 key, comp, cache=not hit)
+                                                 key, comp, cache=not hit, prompt_json=pj)
             verdict, response = await self._score(item, comp)
             verdict = await self._maybe_judge(run_id, item, sample, t, comp, response, verdict, judged, res)
             self.store.put_verdict(run_id, item.key, sample, t, SCORER, verdict, buffered=True)
@@ -183,9 +224,9 @@ class Runner:
         jc = judged.get(turn)
         if jc is None:
             jparams = GenParams(max_tokens=1024, temperature=0.0)
-            jc, key, hit, _ = await self._call(self._judge_gen, self.judge.spec, jp, jparams, 0, res)
+            jc, key, hit, _, pj = await self._call(self._judge_gen, self.judge.spec, jp, jparams, 0, res)
             await self.store.aput_completion(run_id, item.key, sample, turn, "judge", item.subset, jp, key, jc,
-                                             cache=not hit)
+                                             cache=not hit, prompt_json=pj)
         return judged_verdict(self.bench, item, response, self.spec.mode, verdict, jc)
 
     def _check_modalities(self, items: list[Item]) -> None:
@@ -212,18 +253,27 @@ class Runner:
                 existing[(c.item_key, c.sample)].append((c.prompt, c.completion))
             else:
                 judged[(c.item_key, c.sample)][c.turn] = c.completion
-        units = [(it, s) for it in items for s in range(spec.samples)]
-        res = RunResult(run_id, resumed, len(units))
+        n_units = len(items) * spec.samples
+        res = RunResult(run_id, resumed, n_units)
         self._cache_was_empty = store.cache_empty()  # then no lookup can hit but for keys generated here
         self._slots = Slots(self.concurrency)
+        units = ((it, s) for it in items for s in range(spec.samples))  # made as they are taken, never all at once
+        no_turns: list[tuple[Prompt, Completion]] = []
+
+        async def worker(prog: RunProgress) -> None:
+            # a unit holds a request slot only while it waits for the model; the workers outnumber the slots, so
+            # units being scored or stored never keep a slot idle, and only the units under way are in memory
+            for item, s in units:
+                await self._unit(run_id, item, s, existing.pop((item.key, s), no_turns),
+                                 judged.pop((item.key, s), {}), res, prog)
+
         tasks: list[asyncio.Task[None]] = []
         try:
-            with RunProgress(len(units), f"{spec.benchmark} {spec.model}", self.progress_enabled) as prog:
+            with RunProgress(n_units, f"{spec.benchmark} {spec.model}", self.progress_enabled) as prog:
                 try:
-                    # one task per unit: a unit holds a request slot only while it waits for the model
-                    tasks = [asyncio.create_task(self._unit(run_id, item, s, existing.get((item.key, s), []),
-                                                            judged.get((item.key, s), {}), res, prog))
-                             for item, s in units]
+                    n_workers = min(n_units, max(UNITS_PER_SLOT * self.concurrency,
+                                                 self.concurrency + MIN_UNITS_AHEAD))
+                    tasks = [asyncio.create_task(worker(prog)) for _ in range(n_workers)]
                     await asyncio.gather(*tasks)
                 finally:
                     for t in tasks:

@@ -9,9 +9,9 @@ in the cache or reused from a stored run are not answers and do not count toward
 
 from __future__ import annotations
 
-import bisect
 import sys
 import time
+from collections import deque
 from collections.abc import Callable
 
 from rich.console import Console
@@ -19,6 +19,7 @@ from rich.progress import BarColumn, Progress, ProgressColumn, Task, TaskID, Tex
 from rich.text import Text
 
 RATE_WINDOW_S = 30.0
+BUCKET_S = 0.05  # answers this close together are counted as one entry: the history is bounded by time, not by the run
 QUIET_S = 10.0  # past this without an answer, the bar says how long it has been
 
 
@@ -44,7 +45,10 @@ class RunProgress:
         self.total, self.done, self.errors, self.cached = total, 0, 0, 0
         self._now = clock
         self.t0 = clock()
-        self._times: list[float] = []  # when each answer (not a cached or reused item) came
+        #: (time, answers) of the last ``RATE_WINDOW_S`` s, answers within ``BUCKET_S`` of an entry's time added to it
+        #: (cached or reused items are not answers): at most ``RATE_WINDOW_S / BUCKET_S`` entries, whatever the run
+        self._recent: deque[list[float]] = deque()
+        self._last: float | None = None  # when the last answer came
         self.enabled = enabled
         self._p: Progress | None = None
         self._task: TaskID | None = None
@@ -70,9 +74,18 @@ class RunProgress:
         self.errors += int(error)
         self.cached += int(cached)
         if not cached:
-            self._times.extend([self._now()] * n)
+            now = self._last = self._now()
+            if self._recent and now - self._recent[-1][0] < BUCKET_S:
+                self._recent[-1][1] += n
+            else:
+                self._recent.append([now, n])
+                self._forget(now)
         if self._p is not None and self._task is not None:
             self._p.update(self._task, completed=self.done, errors=self.errors, cached=self.cached)
+
+    def _forget(self, now: float) -> None:
+        while self._recent and self._recent[0][0] < now - RATE_WINDOW_S:
+            self._recent.popleft()
 
     def rate(self) -> float:
         """Answers per second over the last ``RATE_WINDOW_S`` s up to now (falls while nothing completes)."""
@@ -80,8 +93,8 @@ class RunProgress:
         span = min(RATE_WINDOW_S, now - self.t0)
         if span <= 0:
             return 0.0
-        recent = len(self._times) - bisect.bisect_left(self._times, now - span)
-        return recent / span
+        self._forget(now)
+        return sum(n for t, n in self._recent if t >= now - span) / span
 
     def eta(self) -> float | None:
         """Seconds left at the current rate; None when nothing was answered lately (no honest estimate)."""
@@ -94,8 +107,8 @@ class RunProgress:
     def status(self) -> str:
         eta = self.eta()
         text = f"{self.rate():.1f} it/s ETA {'-:--:--' if eta is None else _clock(eta)}"
-        if self._times and self.done < self.total:
-            quiet = self._now() - self._times[-1]
+        if self._last is not None and self.done < self.total:
+            quiet = self._now() - self._last
             if quiet >= QUIET_S:
                 text += f" (no answer for {_clock(quiet)})"
         return text

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import quote
 
+from ..core.hashing import canonical_json
 from ..core.safetext import redact, redact_secrets, storable, storable_json
 from ..core.types import Completion, Prompt, Usage, Verdict
 from . import identity
@@ -177,6 +178,47 @@ def _connect_ro(path: Path, shown: Path) -> sqlite3.Connection:
     raise last
 
 
+def _batches(cur: sqlite3.Cursor, path: Path, n: int = 2000) -> Iterator[Any]:
+    """The cursor's rows, ``n`` at a time (a store error while reading is the store's one-line error)."""
+    while True:
+        try:
+            rows = cur.fetchmany(n)
+        except STORE_ERRORS as e:
+            raise describe(path, e) from e
+        if not rows:
+            return
+        yield from rows
+
+
+class _Verdicts:
+    """Stored verdicts decoded with what repeats shared: one ``detail`` dict per distinct stored detail (read-only),
+    one string per distinct key, method and extracted answer (at most 65,536 of each kept)."""
+
+    KEPT = 65536
+
+    def __init__(self) -> None:
+        self._details: dict[str, dict[str, Any]] = {}
+        self._strings: dict[str, str] = {}
+
+    def same(self, s: str) -> str:
+        got = self._strings.get(s)
+        if got is None:
+            if len(self._strings) >= self.KEPT:
+                return s
+            got = self._strings[s] = s
+        return got
+
+    def of(self, outcome: str, extracted: str | None, method: str, detail_json: str | None) -> Verdict:
+        raw = detail_json or "{}"
+        detail = self._details.get(raw)
+        if detail is None:
+            detail = json.loads(raw)
+            if len(self._details) < self.KEPT:
+                self._details[raw] = detail
+        return Verdict.from_json({"outcome": outcome, "extracted": None if extracted is None else self.same(extracted),
+                                  "method": self.same(method), "detail": detail})
+
+
 class RunStore:
     """The run store. ``readonly=True`` opens an existing store for reading only (``report``, ``export``):
     it works on read-only files and file systems and never creates or alters anything. Every failure is a
@@ -290,14 +332,16 @@ class RunStore:
     # ---- completions
     @staticmethod
     def _rows(run_id: str, item_key: str, sample: int, turn: int, role: str, subset: str, prompt: Prompt,
-              cache_key: str, c: Completion, cache: bool) -> tuple[tuple[Any, ...], tuple[Any, ...] | None]:
+              cache_key: str, c: Completion, cache: bool,
+              prompt_json: str | None = None) -> tuple[tuple[Any, ...], tuple[Any, ...] | None]:
+        """``prompt_json``: the prompt's ``canonical_json`` when the caller already made it (the cache key's)."""
         now = time.time()
         text = storable(redact_secrets(c.text))  # lone surrogates escaped, echoed API keys removed
         error = None if c.error is None else storable(redact(c.error))
         reasoning = None if c.reasoning is None else storable(redact_secrets(c.reasoning))
         later = (reasoning, c.reasoning_tokens, c.ttft_s)
         row = (run_id, item_key, sample, turn, role, subset,
-               storable_json(json.dumps(prompt.to_json(), ensure_ascii=False)),
+               storable_json(canonical_json(prompt.to_json()) if prompt_json is None else prompt_json),
                cache_key, text, _text(c.finish_reason), c.usage.prompt_tokens, c.usage.completion_tokens,
                c.latency_s, error, now, *later)
         cache_row = ((cache_key, text, _text(c.finish_reason), c.usage.prompt_tokens, c.usage.completion_tokens,
@@ -317,13 +361,15 @@ class RunStore:
 
     async def aput_completion(self, run_id: str, item_key: str, sample: int, turn: int, role: str,
                               subset: str, prompt: Prompt, cache_key: str, c: Completion,
-                              cache: bool = False) -> None:
-        """``put_completion`` through the group-commit writer thread; returns once it is committed."""
+                              cache: bool = False, prompt_json: str | None = None) -> None:
+        """``put_completion`` through the group-commit writer thread; returns once it is committed.
+        ``prompt_json``: the prompt's ``canonical_json``, when the caller already made it."""
         if self._writer is None:
             from .writer import AsyncWriter
 
             self._writer = AsyncWriter(self.real, self.path)
-        row, cache_row = self._rows(run_id, item_key, sample, turn, role, subset, prompt, cache_key, c, cache)
+        row, cache_row = self._rows(run_id, item_key, sample, turn, role, subset, prompt, cache_key, c, cache,
+                                    prompt_json)
         await self._writer.put_completion(row, cache_row)
 
     def close_writer(self) -> None:
@@ -335,27 +381,52 @@ class RunStore:
     def completions(self, run_id: str, role: str | None = None, prompts: bool = True) -> Iterator[StoredCompletion]:
         """The run's completions in the order stored. ``prompts=False`` leaves the prompts unread (each is an empty
         ``Prompt()``): a report of a large run does not decode thousands of multi-kilobyte prompts it never shows."""
-        q = (f"SELECT run_id, item_key, sample, turn, role, subset, {'prompt_json' if prompts else 'NULL'}, text, "
-             "finish_reason, "
-             f"prompt_tokens, completion_tokens, latency_s, error, {self._later['completions']} "
-             "FROM completions WHERE run_id=?")
-        args: list[Any] = [run_id]
+        for c, _ in self._read(run_id, role, prompts, None):
+            yield c
+
+    def answers(self, run_id: str, scorer: str,
+                prompts: bool = True) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
+        """The run's answer turns in the order stored, each with its verdict by ``scorer`` (None: none stored), in
+        one pass over the store (no table of every verdict is built first)."""
+        self.flush()
+        yield from self._read(run_id, "answer", prompts, scorer)
+
+    def _read(self, run_id: str, role: str | None, prompts: bool,
+              scorer: str | None) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
+        q = (f"SELECT c.run_id, c.item_key, c.sample, c.turn, c.role, c.subset, "
+             f"{'c.prompt_json' if prompts else 'NULL'}, c.text, c.finish_reason, c.prompt_tokens, "
+             f"c.completion_tokens, c.latency_s, c.error, {self._later['completions']}")
+        args: list[Any] = []
+        if scorer is None:
+            q += " FROM completions c"
+        else:
+            q += (", v.outcome, v.extracted, v.method, v.detail_json FROM completions c LEFT JOIN verdicts v "
+                  "ON v.run_id = c.run_id AND v.item_key = c.item_key AND v.sample = c.sample AND v.turn = c.turn "
+                  "AND v.scorer = ?")
+            args.append(scorer)
+        q += " WHERE c.run_id=?"
+        args.append(run_id)
         if role:
-            q += " AND role=?"
+            q += " AND c.role=?"
             args.append(role)
-        q += " ORDER BY rowid"
+        q += " ORDER BY c.rowid"
         try:
-            rows = self.db.execute(q, args).fetchall()
+            cur = self.db.execute(q, args)
         except STORE_ERRORS as e:
             raise describe(self.path, e) from e
-        for r in rows:
+        same: dict[str, str] = {}  # one object per distinct key, subset and role of the run (samples repeat them)
+        verdicts = _Verdicts()
+        for r in _batches(cur, self.path):  # read in batches: a large run is never held as raw rows and objects both
             try:
                 prompt = Prompt.from_json(json.loads(r[6])) if prompts else _UNREAD
+                verdict = None if scorer is None or r[16] is None else verdicts.of(r[16], r[17], r[18], r[19])
             except DECODE_ERRORS as e:
                 raise _undecodable(self.path, e) from e
-            yield StoredCompletion(r[0], r[1], r[2], r[3], r[4], r[5], prompt,
-                                   Completion(r[7] or "", r[8], Usage(r[9], r[10]), r[11] or 0.0,
-                                              r[12], r[13], r[14], r[15]))
+            yield (StoredCompletion(run_id, same.setdefault(r[1], r[1]), r[2], r[3], same.setdefault(r[4], r[4]),
+                                    same.setdefault(r[5], r[5]), prompt,
+                                    Completion(r[7] or "", r[8] and same.setdefault(r[8], r[8]), Usage(r[9], r[10]),
+                                               r[11] or 0.0, r[12], r[13], r[14], r[15])),
+                   verdict)
 
     @_guarded
     def count(self, run_id: str) -> int:
@@ -391,13 +462,15 @@ class RunStore:
 
     @_reading
     def verdicts(self, run_id: str, scorer: str) -> dict[tuple[str, int, int], Verdict]:
+        """The run's verdicts by (item key, sample, turn). Verdicts with the same stored detail share one decoded
+        ``detail`` dict (a large run's details repeat: rule ids, scoring policy): treat it as read-only."""
         self.flush()
         out = {}
+        verdicts = _Verdicts()
         for r in self.db.execute(
                 "SELECT item_key, sample, turn, outcome, extracted, method, detail_json FROM verdicts "
                 "WHERE run_id=? AND scorer=?", (run_id, scorer)):
-            out[(r[0], r[1], r[2])] = Verdict.from_json(
-                {"outcome": r[3], "extracted": r[4], "method": r[5], "detail": json.loads(r[6] or "{}")})
+            out[(verdicts.same(r[0]), r[1], r[2])] = verdicts.of(r[3], r[4], r[5], r[6])
         return out
 
     @_reading
