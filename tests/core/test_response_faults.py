@@ -279,3 +279,25 @@ def test_an_exception_out_of_a_backend_is_that_items_error(tmp_path: Path, make_
     assert len(failed) == res.errors == 5 and len(answered) == 45
     _errors_only(failed, "internal error handling the response: RecursionError")
     assert (store.get_run(res.run_id) or {}).get("status") == "done-with-errors"
+
+
+def test_a_backends_model_error_still_stops_the_run(tmp_path: Path, make_server,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``ModelError`` out of a backend is its word that the run cannot go on (a model that failed to load, every
+    Ray worker lost): it stops the run, resumably, instead of becoming one item's error."""
+    from reasoneval.models.base import ModelError
+
+    srv = make_server()
+    original = OpenAICompatBackend.generate
+
+    async def dying(self: OpenAICompatBackend, prompt: Any, params: Any) -> Any:
+        if "apple" in prompt.last_user_text():
+            raise ModelError("the model is gone")
+        return await original(self, prompt, params)
+
+    monkeypatch.setattr(OpenAICompatBackend, "generate", dying)
+    store = RunStore(tmp_path / "s.db")
+    with pytest.raises(ModelError, match="the model is gone"):
+        _run(store, srv.url, False)
+    rows = store.db.execute("SELECT COUNT(*) FROM completions WHERE error IS NOT NULL").fetchone()[0]
+    assert rows == 0  # nothing was stored as an item error

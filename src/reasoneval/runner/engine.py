@@ -83,9 +83,12 @@ def load_items(bench: Benchmark, spec: RunSpec) -> list[Item]:
 
 async def _isolated(gen: Generate, prompt: Prompt, params: GenParams) -> Completion:
     """One model call whose failure, whatever it is, is this item's error: nothing in one response's handling
-    can end the run (the backends turn what they expect into errors themselves; this catches the rest)."""
+    can end the run (the backends turn what they expect into errors themselves; this catches the rest). A
+    ``ModelError`` is a backend saying the run cannot go on, and stops it (resumable) as it always did."""
     try:
         return await gen(prompt, params)
+    except ModelError:  # a backend's own word that the run cannot go on (model failed to load, every worker lost)
+        raise
     except Exception as e:  # noqa: BLE001 - see the docstring; cancellation (a BaseException) still stops the run
         return Completion(error=server_text(f"internal error handling the response: {e.__class__.__name__}: {e}",
                                             500))
