@@ -7,19 +7,14 @@ is accepted too), optionally ``id``. Items are numbered by their row in the spli
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ...core.records import (
     DataError,
     Record,
-    configured,
-    data_files,
-    data_path,
     opt_str,
-    read_records,
     req_str,
 )
 from ...core.types import Item
+from ...hub.split_items import split_files, unique_items
 from ...scoring.math_answer import plain_number
 
 LAYOUT_HELP = ("Expected: the Parquet/JSONL files of the Hugging Face dataset openai/gsm8k (config main; in a "
@@ -44,29 +39,7 @@ def record_to_item(rec: Record, index: int) -> Item:
     return Item("gsm8k", "main", rid, {"question": question, "answer": rec.data.get("answer")}, gold_of(rec))
 
 
-def _local_files(option: str) -> list[Path]:
-    root = data_path(option, "GSM8K", LAYOUT_HELP, "gsm8k")
-    files = data_files(root)
-    tests = [p for p in files if p.name.lower().startswith("test")]
-    return tests if root.is_dir() and tests else files
-
-
 def load_items(option: str | None, revision: str | None) -> list[Item]:
-    if configured(option):
-        files = _local_files(str(option))
-    else:
-        from ...hub import resolve_release
-
-        files = list(resolve_release("gsm8k", "main", revision=revision).paths)
-    if not files:
-        raise DataError(f"{option}: no data files.\n{LAYOUT_HELP}")
-    items: list[Item] = []
-    seen: dict[str, Record] = {}
-    for f in files:
-        for rec in read_records(f):
-            it = record_to_item(rec, len(items))
-            if it.id in seen:
-                raise DataError(f"{rec.where('id')}: duplicate id {it.id!r} (first at {seen[it.id].where()})")
-            seen[it.id] = rec
-            items.append(it)
-    return items
+    files = split_files(option, "gsm8k", "main", revision, "GSM8K", LAYOUT_HELP)
+    count = iter(range(1 << 62))
+    return unique_items(files, lambda rec: record_to_item(rec, next(count)), "id")

@@ -15,14 +15,11 @@ from typing import Any
 from ...core.records import (
     DataError,
     Record,
-    configured,
-    data_files,
-    data_path,
     opt_str,
-    read_records,
     req_str,
 )
 from ...core.types import Item
+from ...hub.split_items import split_files, unique_items
 from ...scoring.extract import boxed
 
 SUBJECTS = {  # subset -> the subject as the releases write it
@@ -72,30 +69,8 @@ def record_to_item(rec: Record, index: int) -> Item:
     return Item("math", subset, rid, {"problem": problem, "unique_id": uid, "_math": meta}, gold.strip())
 
 
-def _local_files(option: str) -> list[Path]:
-    root = data_path(option, "MATH", LAYOUT_HELP, "math")
-    files = data_files(root)
-    tests = [p for p in files if p.name.lower().startswith("test")]
-    return tests if root.is_dir() and tests else files
-
-
 def load_all(option: str | None, revision: str | None) -> list[Item]:
     """Every item of every subject, in file order (ids unique within a subject)."""
-    if configured(option):
-        files = _local_files(str(option))
-    else:
-        from ...hub import resolve_release
-
-        files = list(resolve_release("math", "default", revision=revision).paths)
-    if not files:
-        raise DataError(f"{option}: no data files.\n{LAYOUT_HELP}")
-    items: list[Item] = []
-    seen: dict[str, Record] = {}
-    for f in files:
-        for rec in read_records(f):
-            it = record_to_item(rec, len(items))
-            if it.key in seen:
-                raise DataError(f"{rec.where('unique_id')}: duplicate id {it.key!r} (first at {seen[it.key].where()})")
-            seen[it.key] = rec
-            items.append(it)
-    return items
+    files = split_files(option, "math", "default", revision, "MATH", LAYOUT_HELP)
+    count = iter(range(1 << 62))
+    return unique_items(files, lambda rec: record_to_item(rec, next(count)), "unique_id")

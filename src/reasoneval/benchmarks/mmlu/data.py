@@ -8,20 +8,16 @@ subject (0-based, the order of the release). Subsets are the 57 subjects.
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from ...core.records import (
     DataError,
     Record,
-    configured,
-    data_files,
-    data_path,
     opt_str,
-    read_records,
     req_str,
 )
 from ...core.types import Item
+from ...hub.split_items import split_files, unique_items
 from .categories import SUBJECTS, category_of
 from .prompts import LETTERS
 
@@ -60,32 +56,14 @@ def record_to_item(rec: Record, index: int) -> Item:
     return Item("mmlu", subject, rid, {"question": question, "choices": _choices(rec), "_mmlu": meta}, _answer(rec))
 
 
-def _local_files(option: str) -> list[Path]:
-    root = data_path(option, "MMLU", LAYOUT_HELP, "mmlu")
-    files = data_files(root)
-    tests = [p for p in files if p.name.lower().startswith("test")]
-    return tests if root.is_dir() and tests else files
-
-
 def load_all(option: str | None, revision: str | None) -> list[Item]:
-    if configured(option):
-        files = _local_files(str(option))
-    else:
-        from ...hub import resolve_release
-
-        files = list(resolve_release("mmlu", "all", revision=revision).paths)
-    if not files:
-        raise DataError(f"{option}: no data files.\n{LAYOUT_HELP}")
-    items: list[Item] = []
+    files = split_files(option, "mmlu", "all", revision, "MMLU", LAYOUT_HELP)
     per_subject: Counter[str] = Counter()
-    seen: dict[str, Record] = {}
-    for f in files:
-        for rec in read_records(f):
-            subject = str(rec.data.get("subject") or "").strip()
-            it = record_to_item(rec, per_subject[subject])
-            per_subject[subject] += 1
-            if it.key in seen:
-                raise DataError(f"{rec.where('id')}: duplicate id {it.key!r} (first at {seen[it.key].where()})")
-            seen[it.key] = rec
-            items.append(it)
-    return items
+
+    def to_item(rec: Record) -> Item:  # ids count within a subject
+        subject = str(rec.data.get("subject") or "").strip()
+        it = record_to_item(rec, per_subject[subject])
+        per_subject[subject] += 1
+        return it
+
+    return unique_items(files, to_item, "id")
