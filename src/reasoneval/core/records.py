@@ -6,6 +6,7 @@ for every benchmark (datasets given with ``--data``, and outside completions giv
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -43,6 +44,16 @@ def data_files(root: Path) -> list[Path]:
         if p.is_file() and p.name.lower().endswith(DATA_SUFFIXES):
             out.append(p)
     return out
+
+
+@functools.lru_cache(maxsize=8)
+def folder_version(root: str) -> str:
+    """The data version of a local ``--data`` folder or file: a hash of its data files' contents (cached per
+    path for the process; "empty" when it holds none)."""
+    from .hashing import hash_files
+
+    files = data_files(Path(root))
+    return hash_files(files) if files else "empty"
 
 
 def _read_parquet(path: Path) -> Iterator[dict[str, Any]]:

@@ -13,7 +13,6 @@ Data: ``--data`` (``-O data=``), else the pinned Hub release; see ``data.py``.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import threading
 from collections import OrderedDict
@@ -25,8 +24,7 @@ from reasoneval.hub.releases import ReleaseSpec
 
 from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
 from ...core.errors import DataError
-from ...core.hashing import hash_files
-from ...core.records import configured
+from ...core.records import configured, folder_version
 from ...core.registry import register
 from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Usage, Verdict
 from ...core.verdicts import Method
@@ -179,7 +177,7 @@ class General365(Benchmark):
             root = data_root(self.data_path)
         except ValueError:
             return "unconfigured"
-        return _version(str(root.resolve()))
+        return folder_version(str(root.resolve()))
 
     def prompt_version(self, mode: str) -> str:
         return f"{PROMPT_VERSION}:{mode}"
@@ -266,10 +264,3 @@ def _tokens(row: dict[str, Any]) -> int | None:
         return int(usage["completion_tokens"])
     return None
 
-
-@functools.lru_cache(maxsize=8)
-def _version(root: str) -> str:
-    from ...core.records import data_files
-
-    files = data_files(Path(root))
-    return hash_files(files) if files else "empty"

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-
 from ...core.benchmark import Benchmark, ScoredRow, Table, TableKind
-from ...core.hashing import hash_files
-from ...core.records import DataError, configured, data_path
+from ...core.records import DataError, configured, data_path, folder_version
 from ...core.response import Response
 from ...core.types import GenParams, Item, Outcome, Prompt, Verdict
 from ...core.verdicts import Method
@@ -59,7 +55,7 @@ class GSM8K(Benchmark):
             root = data_path(self.options.data, "GSM8K", LAYOUT_HELP, "gsm8k")
         except DataError:
             return "unconfigured"
-        return _version(str(root.resolve()))
+        return folder_version(str(root.resolve()))
 
     def prompt_version(self, mode: str) -> str:
         return f"{PROMPT_VERSION}:{mode}"
@@ -83,10 +79,3 @@ class GSM8K(Benchmark):
                       notes=["Accuracy = correct / (n - errors); unextractable and truncated answers count as "
                              "wrong."], kind=TableKind.LEADERBOARD)]
 
-
-@functools.lru_cache(maxsize=8)
-def _version(root: str) -> str:
-    from ...core.records import data_files
-
-    files = data_files(Path(root))
-    return hash_files(files) if files else "empty"

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
 from typing import Any
 
 from ...core.benchmark import Benchmark, ScoredRow, Table
-from ...core.hashing import hash_files
-from ...core.records import DataError, configured, data_files, data_path
+from ...core.records import DataError, configured, data_path, folder_version
 from ...core.response import Response
 from ...core.types import GenParams, Item, Prompt, Verdict
 from ...hub.releases import ReleaseSpec
@@ -72,7 +69,7 @@ class HendrycksMath(Benchmark):
             root = data_path(self.options.data, "MATH", LAYOUT_HELP, "math")
         except DataError:
             return "unconfigured"
-        return _version(str(root.resolve()))
+        return folder_version(str(root.resolve()))
 
     def prompt_version(self, mode: str) -> str:
         return f"{PROMPT_VERSION}:{mode}"
@@ -99,8 +96,3 @@ class HendrycksMath(Benchmark):
 
         return analysis.tables(rows, mode, meta)
 
-
-@functools.lru_cache(maxsize=8)
-def _version(root: str) -> str:
-    files = data_files(Path(root))
-    return hash_files(files) if files else "empty"

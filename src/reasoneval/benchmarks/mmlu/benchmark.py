@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
 from typing import Any
 
 from ...core.benchmark import Benchmark, ScoredRow, Table
-from ...core.hashing import hash_files
-from ...core.records import DataError, configured, data_files, data_path
+from ...core.records import DataError, configured, data_path, folder_version
 from ...core.response import Response
 from ...core.types import GenParams, Item, Outcome, Prompt, Verdict
 from ...core.verdicts import Method
@@ -77,7 +74,7 @@ class MMLU(Benchmark):
             root = data_path(self.options.data, "MMLU", LAYOUT_HELP, "mmlu")
         except DataError:
             return "unconfigured"
-        return _version(str(root.resolve()))
+        return folder_version(str(root.resolve()))
 
     def prompt_version(self, mode: str) -> str:
         return f"{PROMPT_VERSION}:{mode}"
@@ -96,8 +93,3 @@ class MMLU(Benchmark):
 
         return analysis.tables(rows, mode, meta)
 
-
-@functools.lru_cache(maxsize=8)
-def _version(root: str) -> str:
-    files = data_files(Path(root))
-    return hash_files(files) if files else "empty"

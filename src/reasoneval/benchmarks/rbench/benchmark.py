@@ -6,7 +6,6 @@ Data: the pinned Hub release (``-O revision=REV`` for another) or ``reasoneval r
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -14,8 +13,7 @@ from typing import Any
 from reasoneval.hub.releases import ReleaseSpec
 
 from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
-from ...core.hashing import hash_files
-from ...core.records import DataError, Record, configured, data_files, data_path, read_records
+from ...core.records import DataError, Record, configured, data_files, data_path, folder_version, read_records
 from ...core.registry import register
 from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from ...core.verdicts import Method
@@ -86,7 +84,7 @@ class RBench(Benchmark):
             root = data_path(self.data_path, "R-Bench", "")
         except DataError:
             return "unconfigured"
-        return _version(str(root.resolve()))
+        return folder_version(str(root.resolve()))
 
     def prompt_version(self, mode: str) -> str:
         return f"{PROMPT_VERSION}:{mode}"
@@ -156,11 +154,6 @@ class RBench(Benchmark):
                               error=rec.data.get("error"))
             yield OutsideRow(item, mode, comp, rec.where())
 
-
-@functools.lru_cache(maxsize=8)
-def _version(root: str) -> str:
-    files = data_files(Path(root))
-    return hash_files(files) if files else "empty"
 
 
 def _rescore_records(paths: list[str]) -> list[Record]:
