@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable
 from pathlib import Path
+from typing import ClassVar
 
+from ..core.benchmark import Benchmark
 from ..core.errors import DataError
-from ..core.records import Record, configured, data_files, data_path, read_records
-from ..core.types import Item
+from ..core.records import Record, configured, data_files, data_path, folder_version, read_records
+from ..core.types import GenParams, Item
+from .releases import ReleaseSpec
 
 
 def split_files(option: str | None, name: str, config: str, revision: str | None, label: str,
@@ -41,3 +45,57 @@ def unique_items(files: list[Path], to_item: Callable[[Record], Item], id_field:
             seen[it.key] = rec
             items.append(it)
     return items
+
+
+class SplitBenchmark(Benchmark):
+    """A benchmark whose items are one Hub release's test split (or a local ``--data`` copy), read once per
+    configuration: what GSM8K, MATH and MMLU share. A subclass names its release, its data label and layout help,
+    its modes and prompt version, and reads its items (``read_items``)."""
+
+    default_mode = "zero-shot-cot"
+    default_params = GenParams(max_tokens=1024, temperature=0.0)
+    release: ClassVar[ReleaseSpec]
+    data_label: ClassVar[str]  # as errors name the data ("GSM8K")
+    layout_help: ClassVar[str]
+    mode_names: ClassVar[tuple[str, ...]]
+    prompt_tag: ClassVar[str]  # the prompt version, before ":mode"
+
+    def __init__(self) -> None:
+        self._items: list[Item] | None = None
+
+    def options_changed(self) -> None:
+        self._items = None
+
+    @property
+    def revision(self) -> str | None:
+        rev = getattr(self.options, "revision", None)
+        return str(rev) if rev else None
+
+    @abstractmethod
+    def read_items(self, data: str | None, revision: str | None) -> list[Item]:
+        """Every item of the release (or the local copy), in file order."""
+
+    def _all(self) -> list[Item]:
+        if self._items is None:
+            self._items = self.read_items(self.options.data, self.revision)
+        return self._items
+
+    def modes(self) -> list[str]:
+        return list(self.mode_names)
+
+    def data_version(self) -> str:
+        if not configured(self.options.data):
+            from .fetch import data_version
+
+            return data_version(self.release.benchmark, revision=self.revision)
+        try:
+            root = data_path(self.options.data, self.data_label, self.layout_help, self.name)
+        except DataError:
+            return "unconfigured"
+        return folder_version(str(root.resolve()))
+
+    def prompt_version(self, mode: str) -> str:
+        return f"{self.prompt_tag}:{mode}"
+
+    def releases(self) -> dict[str, ReleaseSpec]:
+        return {self.release.benchmark: self.release}

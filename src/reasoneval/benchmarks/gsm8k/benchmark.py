@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from ...core.benchmark import Benchmark, ScoredRow, Table, TableKind
-from ...core.records import DataError, configured, data_path, folder_version
+from ...core.benchmark import ScoredRow, Table, TableKind
 from ...core.response import Response
-from ...core.types import GenParams, Item, Outcome, Prompt, Verdict
+from ...core.types import Item, Outcome, Prompt, Verdict
 from ...core.verdicts import Method
-from ...hub.releases import ReleaseSpec
+from ...hub.split_items import SplitBenchmark
 from ...scoring.math_answer import math_verdict, quick_verdict
 from . import release
 from .data import LAYOUT_HELP, load_items
@@ -15,27 +14,21 @@ from .options import HubOptions
 from .prompts import MODES, PROMPT_VERSION, build_prompt
 
 
-class GSM8K(Benchmark):
+class GSM8K(SplitBenchmark):
     name = "gsm8k"
     description = "GSM8K: grade-school math word problems (test split), boxed answer scored with math-verify"
-    default_mode = "zero-shot-cot"
-    default_params = GenParams(max_tokens=1024, temperature=0.0)
-
     Options = HubOptions
+    release = release.RELEASE
+    data_label, layout_help, mode_names, prompt_tag = "GSM8K", LAYOUT_HELP, MODES, PROMPT_VERSION
 
-    @property
-    def revision(self) -> str | None:
-        o = self.options
-        return o.revision if isinstance(o, HubOptions) else None
+    def read_items(self, data: str | None, revision: str | None) -> list[Item]:
+        return load_items(data, revision)
 
     def subsets(self) -> list[str]:
         return ["main"]
 
-    def modes(self) -> list[str]:
-        return list(MODES)
-
     def load(self, subset: str, mode: str) -> list[Item]:
-        return load_items(self.options.data, self.revision)
+        return self._all()
 
     def prompt(self, item: Item, mode: str) -> Prompt:
         return build_prompt(item.data["question"])
@@ -45,25 +38,6 @@ class GSM8K(Benchmark):
 
     def score_now(self, item: Item, response: Response, mode: str) -> Verdict | None:
         return quick_verdict(str(item.gold), response.final)
-
-    def data_version(self) -> str:
-        if not configured(self.options.data):
-            from ... import hub
-
-            return hub.data_version(release.RELEASE.benchmark, revision=self.revision)
-        try:
-            root = data_path(self.options.data, "GSM8K", LAYOUT_HELP, "gsm8k")
-        except DataError:
-            return "unconfigured"
-        return folder_version(str(root.resolve()))
-
-    def prompt_version(self, mode: str) -> str:
-        return f"{PROMPT_VERSION}:{mode}"
-
-    def releases(self) -> dict[str, ReleaseSpec]:
-        from .release import RELEASE
-
-        return {RELEASE.benchmark: RELEASE}
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         n = len(rows)

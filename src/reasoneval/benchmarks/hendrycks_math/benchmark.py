@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.benchmark import Benchmark, ScoredRow, Table
-from ...core.records import DataError, configured, data_path, folder_version
+from ...core.benchmark import ScoredRow, Table
+from ...core.records import DataError
 from ...core.response import Response
-from ...core.types import GenParams, Item, Prompt, Verdict
-from ...hub.releases import ReleaseSpec
+from ...core.types import Item, Prompt, Verdict
+from ...hub.split_items import SplitBenchmark
 from ...scoring.math_answer import math_verdict, quick_verdict
 from . import analysis, release
 from .data import LAYOUT_HELP, SUBJECTS, load_all
@@ -16,35 +16,18 @@ from .options import HubOptions
 from .prompts import MODES, PROMPT_VERSION, build_prompt
 
 
-class HendrycksMath(Benchmark):
+class HendrycksMath(SplitBenchmark):
     name = "math"
     description = "MATH (MATH-500 release): competition math by subject and level 1-5, scored with math-verify"
-    default_mode = "zero-shot-cot"
-    default_params = GenParams(max_tokens=1024, temperature=0.0)
-
     Options = HubOptions
+    release = release.RELEASE
+    data_label, layout_help, mode_names, prompt_tag = "MATH", LAYOUT_HELP, MODES, PROMPT_VERSION
 
-    def __init__(self) -> None:
-        self._items: list[Item] | None = None
-
-    def options_changed(self) -> None:
-        self._items = None
-
-    @property
-    def revision(self) -> str | None:
-        o = self.options
-        return o.revision if isinstance(o, HubOptions) else None
-
-    def _all(self) -> list[Item]:
-        if self._items is None:
-            self._items = load_all(self.options.data, self.revision)
-        return self._items
+    def read_items(self, data: str | None, revision: str | None) -> list[Item]:
+        return load_all(data, revision)
 
     def subsets(self) -> list[str]:
         return list(SUBJECTS)
-
-    def modes(self) -> list[str]:
-        return list(MODES)
 
     def load(self, subset: str, mode: str) -> list[Item]:
         if subset not in SUBJECTS:
@@ -59,25 +42,6 @@ class HendrycksMath(Benchmark):
 
     def score_now(self, item: Item, response: Response, mode: str) -> Verdict | None:
         return quick_verdict(str(item.gold), response.final, dict(item.data["_math"]))
-
-    def data_version(self) -> str:
-        if not configured(self.options.data):
-            from ... import hub
-
-            return hub.data_version(release.RELEASE.benchmark, revision=self.revision)
-        try:
-            root = data_path(self.options.data, "MATH", LAYOUT_HELP, "math")
-        except DataError:
-            return "unconfigured"
-        return folder_version(str(root.resolve()))
-
-    def prompt_version(self, mode: str) -> str:
-        return f"{PROMPT_VERSION}:{mode}"
-
-    def releases(self) -> dict[str, ReleaseSpec]:
-        from .release import RELEASE
-
-        return {RELEASE.benchmark: RELEASE}
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         index: dict[str, dict[str, Any]] | None = None

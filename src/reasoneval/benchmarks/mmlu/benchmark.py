@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.benchmark import Benchmark, ScoredRow, Table
-from ...core.records import DataError, configured, data_path, folder_version
+from ...core.benchmark import ScoredRow, Table
+from ...core.records import DataError
 from ...core.response import Response
-from ...core.types import GenParams, Item, Outcome, Prompt, Verdict
+from ...core.types import Item, Outcome, Prompt, Verdict
 from ...core.verdicts import Method
-from ...hub.releases import ReleaseSpec
+from ...hub.split_items import SplitBenchmark
 from . import analysis, release
 from .categories import SUBJECTS, category_of
 from .data import LAYOUT_HELP, load_all
@@ -17,35 +17,18 @@ from .options import HubOptions
 from .prompts import MODES, PROMPT_VERSION, build_prompt, extract_letter
 
 
-class MMLU(Benchmark):
+class MMLU(SplitBenchmark):
     name = "mmlu"
     description = "MMLU: 57 subjects in 4 categories, four-option questions, zero-shot CoT letter answer"
-    default_mode = "zero-shot-cot"
-    default_params = GenParams(max_tokens=1024, temperature=0.0)
-
     Options = HubOptions
+    release = release.RELEASE
+    data_label, layout_help, mode_names, prompt_tag = "MMLU", LAYOUT_HELP, MODES, PROMPT_VERSION
 
-    def __init__(self) -> None:
-        self._items: list[Item] | None = None
-
-    def options_changed(self) -> None:
-        self._items = None
-
-    @property
-    def revision(self) -> str | None:
-        o = self.options
-        return o.revision if isinstance(o, HubOptions) else None
-
-    def _all(self) -> list[Item]:
-        if self._items is None:
-            self._items = load_all(self.options.data, self.revision)
-        return self._items
+    def read_items(self, data: str | None, revision: str | None) -> list[Item]:
+        return load_all(data, revision)
 
     def subsets(self) -> list[str]:
         return list(SUBJECTS)
-
-    def modes(self) -> list[str]:
-        return list(MODES)
 
     def load(self, subset: str, mode: str) -> list[Item]:
         if subset not in SUBJECTS:
@@ -64,25 +47,6 @@ class MMLU(Benchmark):
 
     def score_now(self, item: Item, response: Response, mode: str) -> Verdict | None:
         return self.score(item, response.final, mode)
-
-    def data_version(self) -> str:
-        if not configured(self.options.data):
-            from ... import hub
-
-            return hub.data_version(release.RELEASE.benchmark, revision=self.revision)
-        try:
-            root = data_path(self.options.data, "MMLU", LAYOUT_HELP, "mmlu")
-        except DataError:
-            return "unconfigured"
-        return folder_version(str(root.resolve()))
-
-    def prompt_version(self, mode: str) -> str:
-        return f"{PROMPT_VERSION}:{mode}"
-
-    def releases(self) -> dict[str, ReleaseSpec]:
-        from .release import RELEASE
-
-        return {RELEASE.benchmark: RELEASE}
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         def meta(r: ScoredRow) -> dict[str, Any]:
