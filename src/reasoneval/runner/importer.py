@@ -13,7 +13,6 @@ against what it was imported with (:mod:`reasoneval.store.imported`).
 from __future__ import annotations
 
 import gc
-import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from typing import Any
 from ..core.benchmark import Benchmark, OutsideRow
 from ..core.errors import DataError
 from ..core.types import GenParams
+from ..hub.cache import sha256_file
 from ..store.imported import ImportRow, put_imported
 from ..store.sqlite import RunStore
 from .engine import SCORER
@@ -45,14 +45,6 @@ class ImportedRun:
 class ImportResult:
     runs: list[ImportedRun]
     errors: list[DataError]
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _source_file(row: OutsideRow) -> str:
