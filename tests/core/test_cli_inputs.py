@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cliutil import one_line_error as _one_line_error
 
 from reasoneval.core import jsonl
 from reasoneval.core.errors import DataError
@@ -19,15 +20,6 @@ from reasoneval.core.records import read_records
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "reasoneval.cli", *args], capture_output=True, text=True,
                           timeout=60, cwd=cwd)
-
-
-def _one_line_error(p: subprocess.CompletedProcess[str], *needles: str) -> str:
-    assert p.returncode == 2, (p.returncode, p.stdout[-500:], p.stderr[-2000:])
-    lines = [x for x in p.stderr.strip().splitlines() if x.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), p.stderr
-    for n in needles:
-        assert n in lines[0], lines[0]
-    return lines[0]
 
 
 @pytest.mark.parametrize("flags,needle", [

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cliutil import one_line_error as _one_line_error
 
 from reasoneval.core.outfile import OutputError, output_path, write_text
 from reasoneval.testing.procs import FakeServerProc
@@ -23,15 +24,6 @@ ODD = 'He said "no", then, after a pause:\nfine; [[river]]'  # quotes, commas an
 def _cli(*args: str, cwd: Path, **kw: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "reasoneval.cli", *args], capture_output=True, text=True,
                           timeout=120, cwd=cwd, **kw)  # type: ignore[call-overload]
-
-
-def _one_line_error(p: subprocess.CompletedProcess[str], *needles: str) -> str:
-    assert p.returncode == 2, (p.returncode, p.stdout[-500:], p.stderr[-2000:])
-    lines = [x for x in p.stderr.strip().splitlines() if x.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), p.stderr
-    for n in needles:
-        assert n in lines[0], lines[0]
-    return lines[0]
 
 
 @pytest.fixture(scope="module")

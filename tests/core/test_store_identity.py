@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cliutil import one_line_error as _one_line_error
 
 from reasoneval.store import identity
 from reasoneval.store.errors import StoreError
@@ -23,15 +24,6 @@ from reasoneval.store.sqlite import SCHEMA, RunStore
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "reasoneval.cli", *args], capture_output=True, text=True,
                           timeout=120, cwd=cwd)
-
-
-def _one_line_error(p: subprocess.CompletedProcess[str], *needles: str) -> str:
-    assert p.returncode == 2, (p.returncode, p.stdout[-500:], p.stderr[-2000:])
-    lines = [x for x in p.stderr.strip().splitlines() if x.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), p.stderr
-    for n in needles:
-        assert n in lines[0], lines[0]
-    return lines[0]
 
 
 def _digest(path: Path) -> str:
