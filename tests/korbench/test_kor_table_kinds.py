@@ -6,7 +6,7 @@ from reasoneval.benchmarks.korbench import report
 from reasoneval.benchmarks.korbench.selfcorrect import RoundStats
 from reasoneval.benchmarks.korbench.subquestions import TypeStats
 from reasoneval.core.benchmark import Table, TableKind
-from reasoneval.report.html import _korbench_kind
+from reasoneval.benchmarks.korbench.paper_compare import paper_table
 
 
 def test_korbench_tables_carry_their_kind() -> None:
@@ -21,12 +21,25 @@ def test_korbench_tables_carry_their_kind() -> None:
 
 
 def test_report_dispatches_on_kind_not_title() -> None:
-    cols = ["Overall", "Operation", "Logic", "Cipher", "Puzzle", "Counterfactual"]
+    cols = report.TABLE2_COLUMNS
     # a leaderboard whatever its title says; a rounds table is never compared, even titled "Table 2"
-    assert _korbench_kind(Table("anything at all", cols, [], kind=TableKind.LEADERBOARD), "korbench") == 2
-    assert _korbench_kind(Table("x", ["Overall", "Multi-Q"], [], kind=TableKind.MIXED), "korbench") == 3
-    assert _korbench_kind(Table("KOR-Bench Table 2", cols, [], kind=TableKind.SELF_CORRECTION_ROUNDS),
-                          "korbench") is None
-    assert _korbench_kind(Table("KOR-Bench Table 2", cols, [], kind=TableKind.LEADERBOARD), "rbench") is None
-    # a table made without a kind (hand-made, older JSON): its columns decide
-    assert _korbench_kind(Table("t", cols, []), "korbench") == 2
+    assert paper_table(Table("anything at all", cols, [], kind=TableKind.LEADERBOARD)) == 2
+    assert paper_table(Table("x", ["Overall", "Multi-Q"], [], kind=TableKind.MIXED)) == 3
+    assert paper_table(Table("KOR-Bench Table 2", cols, [], kind=TableKind.SELF_CORRECTION_ROUNDS)) is None
+    # a table made without a kind is not one of the paper's, whatever its columns are called
+    assert paper_table(Table("KOR-Bench Table 2", cols, [])) is None
+
+
+def test_table2_cells_are_typed() -> None:
+    t = report.Tally()
+    t.add(True, False)
+    t.add(False, True)
+    row = report.table2_row({"counterfactual": t})
+    cf = row[-1]
+    assert cf == "50.00 (50.00)" and (cf.value, cf.secondary, cf.unit) == (50.0, 50.0, "%")
+    assert [report.TABLE2_COLUMNS[i].id for i in range(6)] == ["overall", "operation", "logic", "cipher", "puzzle",
+                                                             "counterfactual"]
+    js = report.table2([((), {"counterfactual": t})]).to_json()
+    assert js["rows"][0][-1] == "50.00 (50.00)"  # JSON rows as shown, the numbers beside them
+    assert js["cells"] == [[0, 5, {"value": 50.0, "secondary": 50.0, "unit": "%"}]]
+    assert js["column_ids"][0] == "overall"

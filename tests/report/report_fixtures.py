@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from reasoneval.core.benchmark import Benchmark, ScoredRow, Table, Turn
+from reasoneval.benchmarks.korbench.report import TABLE2_COLUMNS
+from reasoneval.core.benchmark import Benchmark, Cell, ScoredRow, Table, TableKind, Turn
 from reasoneval.core.registry import register
 from reasoneval.core.types import Completion, GenParams, Item, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect
@@ -107,7 +108,8 @@ def fill_store(path: Path) -> tuple[RunStore, list[str]]:
 
 
 def korbench_view(model: str = "openai/gpt-4o", mode: str = "zero-shot") -> RunView:
-    """A hand-made KOR-Bench-like view (the real benchmark need not be importable)."""
+    """A hand-made KOR-Bench view: a Table 2 of typed cells (Counterfactual with its real-life rate), columns
+    with KOR-Bench's ids, as its summary makes them."""
     rows = []
     for cat in ("operation", "logic", "cipher", "puzzle", "counterfactual"):
         for i in (1, 2, 11, 12, 25):
@@ -117,9 +119,8 @@ def korbench_view(model: str = "openai/gpt-4o", mode: str = "zero-shot") -> RunV
                 Completion(f"answer [[{i}]]", "stop", Usage(100, 30 + i)),
                 Verdict(Outcome.CORRECT if ok else Outcome.INCORRECT, str(i), "korbench-official",
                         {"gold": str(i if ok else i + 1)}))]))
-    t2 = Table("KOR-Bench Table 2 (zero-shot)",
-               ["Overall", "Operation", "Logic", "Cipher", "Puzzle", "Counterfactual"],
-               [[57.0, 84.0, 52.4, 44.8, 16.8, "90.00 (6.00)"]])
+    t2 = Table("KOR-Bench Table 2 (zero-shot)", list(TABLE2_COLUMNS),
+               [[57.0, 84.0, 52.4, 44.8, 16.8, Cell(90.0, 6.0)]], kind=TableKind.LEADERBOARD)
     run = {"run_id": "kor_run_3", "model": model, "benchmark": "korbench", "subset": None, "mode": mode,
            "status": "done", "created": 1.7e9, "updated": 1.7e9 + 60,
            "spec": {**_spec(model, mode), "benchmark": "korbench", "data_version": "kor-d1",

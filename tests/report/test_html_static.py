@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 from report_fixtures import HOSTILE, HOSTILE_GOLD, korbench_view
 
-from reasoneval.core.benchmark import ScoredRow, Table, Turn
+from reasoneval.benchmarks.korbench.report import TABLE2_COLUMNS, set_column
+from reasoneval.core.benchmark import Cell, Column, ScoredRow, Table, TableKind, Turn
 from reasoneval.core.types import Completion, Message, Prompt, Usage
 from reasoneval.report import collect
 from reasoneval.report.collect import RunView
-from reasoneval.report.html import Cmp, build_html, compare_row, json_for_script, write_html
+from reasoneval.report.html import build_html, json_for_script, write_html
 from reasoneval.report.item_chunks import page_data
 
 
@@ -100,8 +101,8 @@ def test_leaderboard_paper_comparison(report_file: Path) -> None:
     assert "Paper numbers: openai/gpt-4o → GPT-4o-2024-05-13, KOR-Bench Table 2 (chat, zero-shot)" in doc
 
 
-def kor_table(title: str, cols: list[str], row: list) -> Table:
-    return Table(title, cols, [row])
+def kor_table(title: str, cols: list[str], row: list, kind: TableKind = TableKind.LEADERBOARD) -> Table:
+    return Table(title, cols, [row], kind=kind)
 
 
 def view_with(table: Table, model: str, mode: str = "zero-shot", subset: str | None = None,
@@ -113,10 +114,9 @@ def view_with(table: Table, model: str, mode: str = "zero-shot", subset: str | N
 
 
 def test_comparison_with_korbench_summarize_layout(no_plots: None) -> None:
-    """The KOR-Bench benchmark's own tables: title without 'Table 2', string cells, '-' for absent."""
-    t2 = kor_table("korbench (zero-shot, official scoring)",
-                   ["Overall", "Operation", "Logic", "Cipher", "Puzzle", "Counterfactual"],
-                   ["38.00", "55.00", "-", "-", "-", "-"])
+    """The KOR-Bench benchmark's own tables: title without 'Table 2', typed cells, '-' for absent."""
+    t2 = kor_table("korbench (zero-shot, official scoring)", list(TABLE2_COLUMNS),
+                   [Cell(38.0), Cell(55.0), "-", "-", "-", "-"])
     doc = build_html([view_with(t2, "hf/Qwen/Qwen2.5-7B-Instruct", subset="operation", limit=5)],
                      load_items=False)
     assert doc.count('class="num cmpcell"') == 1  # Operation only: Overall skipped for a one-subset run
@@ -130,8 +130,8 @@ def test_comparison_with_korbench_summarize_layout(no_plots: None) -> None:
         doc = build_html([view_with(t2, model, mode=mode)], load_items=False)
         assert 'class="num cmpcell"' not in doc and "not compared" in doc
     # Table 3 (mixed): accuracy (pass rate) cells
-    t3 = kor_table("korbench (mixed)", ["Overall", "Multi-Q", "Multi-R", "Multi-RQ"],
-                   ["20.00 (30.00)", "15.00 (25.00)", "30.00", "19.00 (31.00)"])
+    t3 = kor_table("korbench (mixed)", [Column("Overall", "overall"), *map(set_column, ("Multi-Q", "Multi-R", "Multi-RQ"))],
+                   [Cell(20.0, 30.0), Cell(15.0, 25.0), Cell(30.0), Cell(19.0, 31.0)], TableKind.MIXED)
     doc = build_html([view_with(t3, "claude-3-5-sonnet-20240620", mode="mixed")], load_items=False)
     assert doc.count('class="num cmpcell"') == 4
     assert "paper 31.37 (43.24)" in doc and "Δ -11.37 (-13.24)" in doc and "paper 45.20" in doc
@@ -140,17 +140,31 @@ def test_comparison_with_korbench_summarize_layout(no_plots: None) -> None:
     assert 'class="num cmpcell"' not in doc and "Paper numbers" not in doc
 
 
-def test_compare_row_long_layout() -> None:
-    t = Table("KOR-Bench Table 2", ["category", "n", "accuracy", "real-life rate"],
-              [["operation", 250, 50.0, None], ["counterfactual", 250, "90.00", 5.0], ["overall", 1250, 40.0, None]])
-    from reasoneval.report.paper_numbers import KORBENCH_TABLE2_CHAT
+def test_paper_values_come_from_typed_cells(no_plots: None) -> None:
+    """The report reads the numbers a cell holds, never its text; the benchmark finds the paper's column by the
+    column's id, whatever its label says."""
+    from reasoneval.benchmarks.korbench import paper_compare
 
-    paper = KORBENCH_TABLE2_CHAT["GPT-4o-2024-05-13"]
-    got = [compare_row(t, r, 2, paper, set()) for r in t.rows]
-    assert got[0] == {2: Cmp(50.0, 86.0, None, None)}
-    assert got[1] == {2: Cmp(90.0, 92.0, 5.0, 4.8)}
-    assert got[2][2].paper == 58.0
-    assert compare_row(t, t.rows[2], 2, paper, {"Overall"}) == {}
+    cols = [Column("all", "overall"), Column("ops (%)", "operation"), Column("cf", "counterfactual")]
+    t = Table("whatever", cols, [[Cell(50.0), Cell(90.0, 5.0), "90.00 (5.00)"]], kind=TableKind.LEADERBOARD)
+    run = {"model": "openai/gpt-4o", "mode": "zero-shot", "subset": None, "spec": {}}
+    got = paper_compare.with_paper(t, [run])
+    overall, op, text = got.rows[0]
+    assert (overall.paper, overall.delta) == (58.0, -8.0)
+    assert (op.paper, op.paper_secondary) == (86.0, None)  # Operation has no secondary value in the paper
+    assert text == "90.00 (5.00)" and not isinstance(text, Cell)  # text is never parsed
+    assert got.rows[0] == ["50.00", "90.00 (5.00)", "90.00 (5.00)"]  # cells read as they did
+    assert "Paper numbers: openai/gpt-4o → GPT-4o-2024-05-13" in got.notes[-1]
+    cf = paper_compare.with_paper(Table("t", cols, [["-", "-", Cell(90.0, 5.0)]], kind=TableKind.LEADERBOARD),
+                                  [run]).rows[0][2]
+    assert (cf.paper, cf.paper_secondary, cf.delta, cf.delta_secondary) == (92.0, 4.8, -2.0, 5.0 - 4.8)
+    # a one-subset run: Overall is left alone; a table of another kind: unchanged
+    part = paper_compare.with_paper(t, [{**run, "subset": "operation"}]).rows[0]
+    assert part[0].paper is None and part[1].paper == 86.0
+    rounds = Table("KOR-Bench Table 2", cols, t.rows, kind=TableKind.SELF_CORRECTION_ROUNDS)
+    assert paper_compare.with_paper(rounds, [run]) is rounds
+    doc = build_html([view_with(t, "openai/gpt-4o")], load_items=False)
+    assert doc.count('class="num cmpcell"') == 2 and "paper 58.00" in doc and "Δ -8.00" in doc
 
 
 def test_runs_metadata(report_file: Path) -> None:

@@ -10,7 +10,7 @@ from report_fixtures import fill_store
 from typer.testing import CliRunner
 
 from reasoneval.cli import app
-from reasoneval.core.benchmark import Table
+from reasoneval.core.benchmark import Cell, Table
 from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report.latex import tex, to_latex
 from reasoneval.report.render import to_markdown
@@ -38,7 +38,7 @@ def test_tex_escapes_every_special_character() -> None:
 
 def test_latex_booktabs_layout() -> None:
     t2 = Table("KOR-Bench Table 2 (zero-shot)", ["Overall", "Operation", "Logic", "Cipher", "Puzzle", "Counterfactual"],
-               [[55.6, 70.0, 50.0, 40.0, 20.0, "85.60 (8.80)"]], ["Δ = ours − paper & more"])
+               [[55.6, 70.0, 50.0, 40.0, 20.0, Cell(85.6, 8.8)]], ["Δ = ours − paper & more"])
     merged = Table(t2.title, ["model", *t2.columns], [["openai/gpt-4o", *t2.rows[0]], [EVIL, *t2.rows[0]]],
                    t2.notes)
     doc = to_latex([merged, Table("KOR-Bench Table 2 (zero-shot)", ["model", "note"], [["a", "b"]])])
@@ -58,7 +58,7 @@ def test_latex_booktabs_layout() -> None:
 def test_latex_leaves_out_columns_no_row_reports() -> None:
     trick = Table("korbench (trick, official scoring)", ["model", "Overall", "Operation", "Logic", "Cipher", "Puzzle",
                                                          "Counterfactual"],
-                  [["m1", "12.00", "-", "-", "-", "12.00", "-"], ["m2", "8.00", "-", "", "-", "8.00", None]])
+                  [["m1", Cell(12.0), "-", "-", "-", Cell(12.0), "-"], ["m2", Cell(8.0), "-", "", "-", Cell(8.0), None]])
     doc = to_latex([trick])
     assert r"\begin{tabular}{lrr}" in doc and r"model & Overall & Puzzle \\" in doc
     assert r"m1 & 12.00 & 12.00 \\" in doc and "Logic" not in doc

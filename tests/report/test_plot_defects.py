@@ -6,6 +6,8 @@ import pytest
 
 from reasoneval.core.benchmark import ScoredRow, Turn
 from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.benchmarks.finereason import figures as fr_figures
+from reasoneval.benchmarks.korbench import figures as kor_figures
 from reasoneval.report import collect, plots
 from reasoneval.report.collect import RunView
 
@@ -72,12 +74,12 @@ def test_long_labels_keep_the_mode_that_tells_runs_apart() -> None:
 
 
 def test_single_depth_axis_is_whole_numbers() -> None:
-    fig = plots.depth_figure([_view("m", _rows(3, 5, 10, depth=3), bench="finereason")])
+    fig = fr_figures.depth_figure([_view("m", _rows(3, 5, 10, depth=3), bench="finereason")])
     ticks = list(fig.axes[0].get_xticks())
     assert ticks == [3.0]
     lo, hi = fig.axes[0].get_xlim()
     assert lo < 3 < hi
-    fig2 = plots.depth_figure([_view("m", _rows(3, 5, 10, depth=1) + _rows(1, 5, 10, depth=4), bench="finereason")])
+    fig2 = fr_figures.depth_figure([_view("m", _rows(3, 5, 10, depth=1) + _rows(1, 5, 10, depth=4), bench="finereason")])
     assert list(fig2.axes[0].get_xticks()) == [1.0, 2.0, 3.0, 4.0]
 
 
@@ -96,7 +98,7 @@ def test_self_correction_rounds_numbered_like_the_table() -> None:
 
 
 def test_real_life_rate_figure_ours_beside_the_papers() -> None:
-    from reasoneval.report import paper_numbers as pn
+    from reasoneval.benchmarks.korbench import paper_numbers as pn
 
     rows = []
     for i in range(20):
@@ -104,10 +106,10 @@ def test_real_life_rate_figure_ours_beside_the_papers() -> None:
         rows.append(ScoredRow(f"counterfactual/{i}", "counterfactual", 0,
                               [Turn(Prompt.chat("q"), Completion("a", "stop", Usage(1, 1)), v)]))
     views = [_view("openai/gpt-4o", rows), _view("m", _rows(1, 2, 5))]
-    assert plots.real_life_points(views) == [("gpt-4o", 75.0, 15.0, 20)]
-    fig = plots.real_life_figure(views)
+    assert kor_figures.real_life_points(views) == [("gpt-4o", 75.0, 15.0, 20)]
+    fig = kor_figures.real_life_figure(views)
     ax = fig.axes[0]
     paper_chat = ax.collections[0].get_offsets()
     assert len(paper_chat) == len(pn.KORBENCH_TABLE2_CHAT)
     assert list(ax.collections[-1].get_offsets()[0]) == [75.0, 15.0]
-    assert plots.real_life_figure(views[1:]) is None
+    assert kor_figures.real_life_figure(views[1:]) is None

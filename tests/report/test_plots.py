@@ -9,6 +9,7 @@ from report_fixtures import korbench_view
 
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
 from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.benchmarks.finereason import figures as fr_figures
 from reasoneval.report import collect, plots
 from reasoneval.report.collect import RunView
 
@@ -43,12 +44,12 @@ def test_run_labels_disambiguate() -> None:
 
 def test_depth_series_from_rows_and_tables() -> None:
     rows = [row("sudoku/1", [C], {"depth": 1}), row("sudoku/2", [W], {"depth": 1}), row("sudoku/3", [C], {"depth": 2})]
-    assert plots.depth_series([view(rows)]) == {"m": {1.0: (50.0, 2), 2.0: (100.0, 1)}}
+    assert fr_figures.depth_series([view(rows)]) == {"m": {1.0: (50.0, 2), 2.0: (100.0, 1)}}
     t = Table("FineReason accuracy by depth", ["puzzle", "depth", "n", "accuracy"],
               [["sudoku", 1, 10, 70.0], ["sudoku", 2, 10, 40.0], ["game24", 1, 5, 80.0]])
-    got = plots.depth_series([view([], [t])])
+    got = fr_figures.depth_series([view([], [t])])
     assert got == {"m / sudoku": {1.0: (70.0, 10), 2.0: (40.0, 10)}, "m / game24": {1.0: (80.0, 5)}}
-    assert plots.depth_series([korbench_view()]) == {}  # absent data: nothing
+    assert fr_figures.depth_series([korbench_view()]) == {}  # absent data: nothing
 
 
 def test_precision_recall_from_rows_and_tables() -> None:
@@ -56,10 +57,10 @@ def test_precision_recall_from_rows_and_tables() -> None:
             row("sudoku/2", [W], {"gold": "Solvable"}, "Unsolvable"),
             row("sudoku/3", [W], {"gold": "Unsolvable"}, "solvable"),
             row("sudoku/4", [C], {"gold": "solvable"}, "solvable")]
-    assert plots.precision_recall([view(rows)]) == [("m", "sudoku", 50.0, 50.0)]
+    assert fr_figures.precision_recall([view(rows)]) == [("m", "sudoku", 50.0, 50.0)]
     t = Table("state checking", ["puzzle", "precision", "recall", "f1"], [["grid", 60.0, 30.0, 40.0]])
-    assert plots.precision_recall([view([], [t])]) == [("m", "grid", 60.0, 30.0)]
-    assert plots.precision_recall([korbench_view()]) == []
+    assert fr_figures.precision_recall([view([], [t])]) == [("m", "grid", 60.0, 30.0)]
+    assert fr_figures.precision_recall([korbench_view()]) == []
 
 
 def test_make_plots(all_views: list[RunView]) -> None:

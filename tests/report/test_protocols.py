@@ -8,13 +8,14 @@ import re
 import pytest
 from report_fixtures import korbench_view
 
-from reasoneval.core.benchmark import Table, TableKind
+from reasoneval.benchmarks.korbench.report import TABLE2_COLUMNS
+from reasoneval.core.benchmark import Cell, Table, TableKind
 from reasoneval.report.collect import RunView
 from reasoneval.report.html import build_html, item_data, natural_key
 from reasoneval.report.plots import run_labels
 
 CATS = ["operation", "logic", "cipher", "puzzle", "counterfactual"]
-T2 = ["Overall", "Operation", "Logic", "Cipher", "Puzzle", "Counterfactual"]
+T2 = list(TABLE2_COLUMNS)
 
 
 @pytest.fixture(autouse=True)
@@ -22,12 +23,24 @@ def no_plots(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("reasoneval.report.html.make_plots", lambda views: ([], []))
 
 
+def _typed(row: list[str]) -> list[object]:
+    """A row written as text ("60.00 (5.00)", "-") as the summariser makes it: typed cells, "-" for absent."""
+    out: list[object] = []
+    for x in row:
+        if x == "-":
+            out.append(x)
+            continue
+        main, _, sec = x.partition(" (")
+        out.append(Cell(float(main), float(sec.rstrip(")")) if sec else None))
+    return out
+
+
 def _run(model: str, mode: str, subset: str | None, row: list[str], run_id: str) -> RunView:
     v = korbench_view(model, mode)
     v.run.update({"subset": subset, "run_id": run_id})
     v.run["spec"] = {**v.run["spec"], "limit": None}
     title = f"korbench ({mode}, official scoring)"
-    return RunView(v.run, v.rows, [Table(title, T2, [row], kind=TableKind.LEADERBOARD)], v.stats)
+    return RunView(v.run, v.rows, [Table(title, T2, [_typed(row)], kind=TableKind.LEADERBOARD)], v.stats)
 
 
 def _subset_row(cat: str) -> list[str]:

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, ClassVar
 
 from .errors import DataError
 from .options import BenchOptions
 from .response import Response
+from .table import Cell, Column, Table, TableKind
 from .types import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from .verdicts import Method
+
+__all__ = ["BatchScorer", "Benchmark", "Cell", "Column", "OutsideRow", "ScoredRow", "Table", "TableKind", "Turn",
+           "decided"]
 
 
 @dataclass
@@ -23,34 +26,6 @@ class Turn:
     prompt: Prompt
     completion: Completion
     verdict: Verdict | None = None
-
-
-class TableKind(StrEnum):
-    """What a table reports, set where it is made; the report dispatches on it (never on titles)."""
-
-    GENERIC = "generic"
-    LEADERBOARD = "leaderboard"  # accuracy per category/subset, one row per run (KOR-Bench Table 2)
-    MIXED = "mixed"  # accuracy (pass rate) per mixed set (KOR-Bench Table 3)
-    SELF_CORRECTION_ROUNDS = "self-correction-rounds"  # accuracy after each self-correction round
-    SUBQUESTIONS = "subquestions"  # error rate per sub-step type (KOR-Bench cipher sub-steps)
-    BREAKDOWN = "breakdown"  # accuracy per rule / tag
-
-
-@dataclass
-class Table:
-    """A plain result table; the report layer renders it to terminal / JSON / Markdown / CSV / HTML."""
-
-    title: str
-    columns: list[str]
-    rows: list[list[Any]]
-    notes: list[str] = field(default_factory=list)
-    kind: TableKind = TableKind.GENERIC
-
-    def to_json(self) -> dict[str, Any]:
-        out = {"title": self.title, "columns": self.columns, "rows": self.rows, "notes": self.notes}
-        if self.kind is not TableKind.GENERIC:
-            out["kind"] = str(self.kind)
-        return out
 
 
 @dataclass
@@ -218,6 +193,19 @@ class Benchmark(ABC):
         """Tables that span several runs of this benchmark (``views``: the report's ``RunView`` of each run of
         it, in order), printed after the per-run tables, e.g. the paper's layout beside its published numbers."""
         return []
+
+    def with_paper(self, table: Table, runs: Sequence[Mapping[str, Any]]) -> Table:
+        """``table`` (one of this benchmark's summary tables as a report shows it, its rows from several runs:
+        ``runs[i]`` is the stored run record of ``table.rows[i]``, with ``model``, ``mode``, ``subset`` and
+        ``spec``) with the published values on its cells (:meth:`Cell.compared`) and notes saying what was
+        compared with which paper row, or why not. The HTML report shows such a cell as "paper X Δ Y".
+        Default: the table unchanged."""
+        return table
+
+    def item_rule(self, item_key: str) -> str | None:
+        """The rule (or other grouping) id of an item from its key alone, for the HTML report's item browser
+        when neither the verdict nor the item data carries a ``rule_id``. Default: None."""
+        return None
 
     def dataset_tables(self, data: str | None, outputs: Path | None) -> list[Table] | None:
         """``reasoneval stats NAME``: statistics of the release itself (``data``: another copy of it; ``outputs``:

@@ -17,7 +17,6 @@ import base64
 import hashlib
 import html
 import json
-import math
 import re
 import time
 from collections import defaultdict
@@ -28,12 +27,12 @@ from typing import Any
 
 from .. import __version__
 from ..core import registry
-from ..core.benchmark import Table, TableKind
+from ..core.benchmark import Benchmark, Table, TableKind
+from ..core.table import ACCURACY, Cell, column_id, number_of
 from ..core.tokens import show_total
 from ..core.types import Item, Prompt
 from . import item_chunks as ic
 from . import numbers
-from . import paper_numbers as pn
 from .collect import RunView
 from .cost import Price
 from .plots import Plot, accuracy, make_plots, run_labels
@@ -68,153 +67,6 @@ def json_for_script(obj: Any) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
-# ---------------------------------------------------------------- paper comparison
-
-_T2_MAIN = {"overall": "Overall", "operation": "Operation", "op": "Operation", "logic": "Logic",
-            "cipher": "Cipher", "puzzle": "Puzzle", "counterfactual": "Counterfactual", "cf": "Counterfactual"}
-_T3_MAIN = {"overall": "Overall", "multiq": "Multi-Q", "multir": "Multi-R", "multirq": "Multi-RQ"}
-_SECONDARY = {2: {"Counterfactual": "Counterfactual RL"},
-              3: {"Overall": "Overall pass", "Multi-Q": "Multi-Q pass", "Multi-RQ": "Multi-RQ pass"}}
-_NUM = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)\s*%?\s*(?:\(\s*([-+]?\d+(?:\.\d+)?)\s*%?\s*\))?\s*$")
-_COUNT_COLS = {"n", "count", "total", "correct", "errors", "error", "unextractable", "items", "truncated"}
-
-
-def _norm(s: Any) -> str:
-    return re.sub(r"[^a-z0-9]", "", str(s).lower())
-
-
-def _paper_col(name: Any, kind: int) -> str | None:
-    """A table column (or a row label) -> the paper column it reports, or None."""
-    n = _norm(name)
-    mains = _T2_MAIN if kind == 2 else _T3_MAIN
-    if n in mains:
-        return mains[n]
-    if kind == 2 and n in ("rl", "reallife", "realliferate", "cfrl", "counterfactualrl"):
-        return "Counterfactual RL"
-    for k in sorted(mains, key=len, reverse=True):
-        if len(k) > 2 and n.startswith(k):
-            rest = n[len(k):]
-            main = mains[k]
-            if rest in ("acc", "accuracy", "pct", "percent"):
-                return main
-            if kind == 2 and main == "Counterfactual" and (rest == "rl" or "real" in rest):
-                return "Counterfactual RL"
-            if kind == 3 and ("pass" in rest or "sub" in rest) and main in _SECONDARY[3]:
-                return _SECONDARY[3][main]
-            return None
-    return None
-
-
-def _parse(x: Any) -> tuple[float | None, float | None]:
-    if isinstance(x, bool) or x is None:
-        return None, None
-    if isinstance(x, int | float):
-        return (None, None) if isinstance(x, float) and math.isnan(x) else (float(x), None)
-    m = _NUM.match(str(x))
-    if not m:
-        return None, None
-    return float(m.group(1)), (float(m.group(2)) if m.group(2) else None)
-
-
-@dataclass
-class Cmp:
-    ours: float
-    paper: float
-    ours2: float | None = None
-    paper2: float | None = None
-
-    @property
-    def delta(self) -> float:
-        return self.ours - self.paper
-
-    @property
-    def delta2(self) -> float | None:
-        return None if self.ours2 is None or self.paper2 is None else self.ours2 - self.paper2
-
-
-def _korbench_kind(t: Table, bench: str) -> int | None:
-    """2 or 3 when ``t`` reports KOR-Bench Table 2 / Table 3 numbers: by its kind, else (a table made without
-    one) by the columns it reports (row labels are not enough: the self-correction table has category rows too)."""
-    if bench != "korbench":
-        return None
-    if t.kind is not TableKind.GENERIC:
-        return {TableKind.LEADERBOARD: 2, TableKind.MIXED: 3}.get(t.kind)
-    if any(_paper_col(c, 3) in ("Multi-Q", "Multi-R", "Multi-RQ") for c in t.columns):
-        return 3
-    if sum(1 for c in t.columns if _paper_col(c, 2) in ("Operation", "Logic", "Cipher", "Puzzle",
-                                                         "Counterfactual")) >= 2:
-        return 2
-    return None
-
-
-def _setting(kind: int, t: Table, mode: str) -> tuple[bool | None, str | None]:
-    """(use Table 2's base half, why not comparable). The paper's settings: Table 2 = zero-shot (chat models)
-    and three-shot (base models); Table 3 = the mixed sets. Other protocols share a layout, not the numbers."""
-    m = mode.strip().lower()
-    if kind == 3:
-        return None, (None if m in ("", "mixed") else f"mode {mode} is not the setting of KOR-Bench Table 3")
-    if m == "zero-shot":
-        return False, None
-    if m == "three-shot":
-        return True, None
-    if m == "":
-        return _is_base(t, ""), None
-    return None, f"mode {mode} is not a setting of KOR-Bench Table 2 (zero-shot chat / three-shot base)"
-
-
-def _is_base(t: Table, mode: str) -> bool:
-    return bool(re.search(r"three[\s-]?shot|3[\s-]?shot|few[\s-]?shot|\bbase\b", f"{t.title} {mode}", re.I))
-
-
-def compare_row(t: Table, row: list[Any], kind: int, paper: dict[str, float], skip: set[str]) -> dict[int, Cmp]:
-    """Column index -> comparison with the paper for one row of a (per-run) KOR-Bench table.
-
-    Wide layout: columns named like the paper's. Long layout: a label column whose values name the paper
-    columns (``operation``, ``Multi-Q``...) and an accuracy column (plus an optional pass-rate / real-life one).
-    Values are percentages, as every summariser in the project writes them.
-    """
-    out: dict[int, Cmp] = {}
-    wide = {i: _paper_col(c, kind) for i, c in enumerate(t.columns)}
-    wide = {i: k for i, k in wide.items() if k is not None and k not in skip}
-    mains = set((_T2_MAIN if kind == 2 else _T3_MAIN).values())
-    if any(k in mains for k in wide.values()):  # a lone "real-life rate" column is not the wide layout
-        for i, key in wide.items():
-            if i >= len(row) or key not in paper:
-                continue
-            v, v2 = _parse(row[i])
-            if v is None:
-                continue
-            sec = _SECONDARY.get(kind, {}).get(key)
-            out[i] = Cmp(v, paper[key], v2, paper.get(sec) if sec and v2 is not None else None)
-        return out
-    # long layout
-    label_i = next((i for i, _ in enumerate(t.columns) if i < len(row) and isinstance(row[i], str)
-                    and _paper_col(row[i], kind) is not None), None)
-    if label_i is None:
-        return out
-    key = _paper_col(row[label_i], kind)
-    if key is None or key in skip or key not in paper:
-        return out
-    cols = [_norm(c) for c in t.columns]
-    val_i = next((i for i, c in enumerate(cols) if i != label_i and c.startswith("acc")), None)
-    if val_i is None:
-        val_i = next((i for i, c in enumerate(cols) if i != label_i and c not in _COUNT_COLS
-                      and "pass" not in c and "real" not in c and c != "rl"
-                      and i < len(row) and _parse(row[i])[0] is not None), None)
-    if val_i is None or val_i >= len(row):
-        return out
-    v, v2 = _parse(row[val_i])
-    if v is None:
-        return out
-    sec_i = next((i for i, c in enumerate(cols) if i not in (label_i, val_i)
-                  and ("pass" in c or "sub" in c or "real" in c or c == "rl")), None)
-    if sec_i is not None and sec_i < len(row):
-        v2 = _parse(row[sec_i])[0]
-    sec = _SECONDARY.get(kind, {}).get(key)
-    out[val_i] = Cmp(v, paper[key], v2, paper.get(sec) if sec and v2 is not None else None)
-    return out
-
-
 # ---------------------------------------------------------------- leaderboard
 
 @dataclass
@@ -234,7 +86,7 @@ def merge_tables(views: list[RunView], idx: list[int], labels: list[str]) -> lis
         for t in views[i].tables:
             key = (str(t.title), tuple(str(c) for c in t.columns))
             if key not in merged:
-                merged[key] = MergedTable(t.title, ["model", *map(str, t.columns)], [], [], list(t.notes), t.kind)
+                merged[key] = MergedTable(t.title, ["model", *t.columns], [], [], list(t.notes), t.kind)
             m = merged[key]
             for r in t.rows:
                 m.rows.append([labels[i], *r])
@@ -245,18 +97,26 @@ def merge_tables(views: list[RunView], idx: list[int], labels: list[str]) -> lis
     return list(merged.values())
 
 
-def _td_cmp(val: Any, c: Cmp) -> str:
-    d = c.delta
+def _td_cmp(c: Cell) -> str:
+    """A cell beside its published value: ours, "paper X (X2)" and "Δ ours − paper (Δ2)"."""
+    d = c.delta or 0.0
+    d2 = c.delta_secondary
     cls = "zero" if abs(d) < 0.005 else ("pos" if d > 0 else "neg")
-    paper = numbers.text(c.paper) + (f" ({numbers.text(c.paper2)})" if c.paper2 is not None else "")
-    delta = f"{d:+.2f}" + (f" ({c.delta2:+.2f})" if c.delta2 is not None else "")
-    return (f'<td class="num cmpcell" data-v="{c.ours}"><span class="v">{esc(fmt(val))}</span>'
+    paper = numbers.cell(c.paper) + (f" ({numbers.cell(c.paper_secondary)})" if c.paper_secondary is not None else "")
+    delta = f"{d:+.2f}" + (f" ({d2:+.2f})" if d2 is not None else "")
+    return (f'<td class="num cmpcell" data-v="{c.number}"><span class="v">{esc(fmt(c))}</span>'
             f'<span class="cmp"><span class="paper" title="published">paper {esc(paper)}</span> '
             f'<span class="d {cls}" title="ours − paper">Δ {esc(delta)}</span></span></td>')
 
 
+def _compared(x: Any) -> bool:
+    return isinstance(x, Cell) and x.paper is not None and x.number is not None
+
+
 def _td(val: Any) -> str:
-    num = _parse(val)[0]  # numbers, and numeric strings such as "55.60" or "85.60 (8.80)"
+    if _compared(val):
+        return _td_cmp(val)
+    num = number_of(val)  # typed: a Cell's value, an int or float; text is never parsed
     if num is not None:
         return f'<td class="num" data-v="{num}">{esc(fmt(val))}</td>'
     return f"<td>{esc(fmt(val))}</td>"
@@ -284,60 +144,37 @@ def natural_key(s: Any) -> tuple[Any, ...]:
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", str(s)) if p)
 
 
+def with_paper(views: list[RunView], m: MergedTable, bench: str) -> MergedTable:
+    """``m`` with the published values its benchmark puts on its cells and the notes that go with them
+    (``Benchmark.with_paper``, given each row's run)."""
+    b = _benchmark(bench)
+    if b is None:
+        return m
+    t = Table(m.title, m.columns[1:], [r[1:] for r in m.rows], list(m.notes), m.kind)
+    got = b.with_paper(t, [views[i].run for i in m.run_of_row])
+    if got is t:
+        return m
+    return MergedTable(m.title, [m.columns[0], *got.columns], [[r[0], *g] for r, g in zip(m.rows, got.rows, strict=True)],
+                       m.run_of_row, list(got.notes), m.kind)
+
+
+def _benchmark(name: str) -> Benchmark | None:
+    """The benchmark of that name (the registry's shared instance), for its extension points; None when it is
+    not installed."""
+    try:
+        return registry.get(name)
+    except registry.UnknownBenchmark:
+        return None
+
+
 def render_table(views: list[RunView], m: MergedTable, bench: str) -> str:
-    kind_t = Table(m.title, m.columns[1:], [r[1:] for r in m.rows], kind=m.kind)
-    kind = _korbench_kind(kind_t, bench)
-    notes = list(m.notes)
-    cmps: list[dict[int, Cmp]] = [{} for _ in m.rows]
-    if kind is not None:
-        noted: set[str] = set()  # models whose note is written (one note per model, not per run)
-        subsets: dict[str, list[str]] = defaultdict(list)  # model -> the subsets its runs in this table ran alone
-        limits: dict[str, set[Any]] = defaultdict(set)
-        for vi in dict.fromkeys(m.run_of_row):
-            run = views[vi].run
-            if _partial(run):
-                subsets[str(run.get("model", ""))].append(str(run["subset"]))
-            limits[str(run.get("model", ""))].add((run.get("spec") or {}).get("limit"))
-        for ri, (r, vi) in enumerate(zip(m.rows, m.run_of_row, strict=True)):
-            run = views[vi].run
-            model, mode = str(run.get("model", "")), str(run.get("mode") or "")
-            base, why_not = _setting(kind, kind_t, mode)
-            prow = None if why_not else pn.korbench_row(model, kind, base)
-            if prow is None:
-                other = pn.korbench_row(model, kind)
-                if other is not None and model not in noted:
-                    noted.add(model)
-                    why = why_not or f"this run's setting ({mode}) differs"
-                    notes.append(f"{model} is {other.model} in KOR-Bench {other.table}, but {why}: not compared.")
-                continue
-            skip = {"Overall", "Overall pass"} if _partial(run) else set()
-            sub = compare_row(kind_t, r[1:], kind, prow.values, skip)
-            cmps[ri] = {i + 1: c for i, c in sub.items()}
-            if sub and model not in noted:
-                noted.add(model)
-                extra = ""
-                subs = sorted(set(subsets.get(model, [])), key=natural_key)
-                if len(subs) == 1:
-                    extra += f" Only subset {subs[0]} was run, so Overall is not compared."
-                elif subs:
-                    extra += (f" Subsets {', '.join(subs)} ran as separate runs, so each run's Overall is not "
-                              "compared.")
-                lims = sorted({int(x) for x in limits.get(model, set()) if x})
-                if lims:
-                    extra += (f" The run{'s' if len(lims) > 1 else ''} used --limit {', '.join(map(str, lims))}: "
-                              "a partial item set, differences are indicative only.")
-                if ((run.get("spec") or {}).get("options") or {}).get("scoring") == "corrected":
-                    extra += " This table uses the corrected scorer; the paper's numbers come from the official one."
-                notes.append(f"Paper numbers: {model} → {prow.model}, KOR-Bench {prow.table}"
-                             f" (Ma et al., ICLR 2025). Δ = ours − paper, in points; values in parentheses are "
-                             f"{'the real-life rate (lower is better)' if kind == 2 else 'the sub-problem pass rate'}."
-                             f"{extra}")
+    m = with_paper(views, m, bench)
+    notes = m.notes
     notes_html = "".join(f'<p class="note">{esc(n)}</p>' for n in notes)
-    m, keep = drop_empty_columns(m)  # after the comparison, which reads the paper's layout
-    where = {old: new for new, old in enumerate(keep)}
-    cmps = [{where[i]: c for i, c in cm.items() if i in where} for cm in cmps]
-    pivot = None if any(cmps) else _pivot(m)
-    full = _table_html(m, cmps)
+    m, _ = drop_empty_columns(m)
+    compared = any(_compared(x) for r in m.rows for x in r)
+    pivot = None if compared else _pivot(m)
+    full = _table_html(m, compared)
     if pivot is not None:
         return (f'<div class="tablewrap"><h4>{esc(m.title)}</h4>{pivot}{notes_html}'
                 f'<details class="full"><summary>full table</summary>{full}</details></div>')
@@ -349,10 +186,10 @@ def _pivot(m: MergedTable) -> str | None:
     models = list(dict.fromkeys(r[0] for r in m.rows))
     if len(models) < 2 or len(m.columns) < 3:
         return None
-    if not all(len(r) > 1 and isinstance(r[1], str) for r in m.rows):
+    if not all(len(r) > 1 and isinstance(r[1], str) and number_of(r[1]) is None for r in m.rows):  # labels
         return None
-    acc = next((i for i, c in enumerate(m.columns) if i > 1 and _norm(c).startswith(("acc", "top1", "score"))),
-               None)
+    acc = next((i for i, c in enumerate(m.columns) if i > 1 and (column_id(c) == ACCURACY
+                                                                 or getattr(c, "unit", "") == "%")), None)
     if acc is None:
         return None
     labels = list(dict.fromkeys(r[1] for r in m.rows))
@@ -368,16 +205,10 @@ def _pivot(m: MergedTable) -> str | None:
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
 
 
-def _table_html(m: MergedTable, cmps: list[dict[int, Cmp]]) -> str:
+def _table_html(m: MergedTable, compared: bool) -> str:
     head = "".join(f'<th data-col="{i}">{esc(c)}</th>' for i, c in enumerate(m.columns))
-    body = []
-    for ri, r in enumerate(m.rows):
-        cells = []
-        for ci, val in enumerate(r):
-            c = cmps[ri].get(ci)
-            cells.append(_td_cmp(val, c) if c is not None else _td(val))
-        body.append(f'<tr data-run="{m.run_of_row[ri]}">{"".join(cells)}</tr>')
-    cls = "lb sortable" + (" has-cmp" if any(cmps) else "")
+    body = [f'<tr data-run="{m.run_of_row[ri]}">{"".join(_td(x) for x in r)}</tr>' for ri, r in enumerate(m.rows)]
+    cls = "lb sortable" + (" has-cmp" if compared else "")
     return f"<table class=\"{cls}\"><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
@@ -437,7 +268,7 @@ def render_leaderboard(views: list[RunView], labels: list[str]) -> str:
     for bench, idx in _by_benchmark(views).items():
         tables = merge_tables(views, idx, labels)
         inner = _overview_tables(views, idx, labels) + "".join(render_table(views, m, bench) for m in tables)
-        parts.append(f'<section class="bench" id="lb-{esc(_norm(bench))}"><h3>{esc(bench)}</h3>{inner}</section>')
+        parts.append(f'<section class="bench" id="lb-{esc(re.sub(r"[^a-z0-9]", "", bench.lower()))}"><h3>{esc(bench)}</h3>{inner}</section>')
     if not parts:
         parts.append('<p class="note">No runs.</p>')
     return "".join(parts)
@@ -608,11 +439,8 @@ def _rule(bench: str, key: str, detail: dict[str, Any], item: Item | None) -> st
             r = _short_id(src.get(k))
             if r is not None:
                 return r
-    if bench == "korbench":
-        _, _, ident = key.rpartition("/")
-        if ident.isdigit() and int(ident) > 0:
-            return str(math.ceil(int(ident) / 10))
-    return None
+    b = _benchmark(bench)
+    return None if b is None else b.item_rule(key)
 
 
 def bench_items(views: list[RunView]) -> list[dict[str, Item]]:

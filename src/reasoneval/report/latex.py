@@ -1,7 +1,7 @@
 """Tables as LaTeX for a paper (``reasoneval report --latex FILE``): one ``booktabs`` table per report table.
 
 The layout is the table's own (the summarisers already write the papers' layouts: KOR-Bench Table 2 is
-model | Overall | Operation | Logic | Cipher | Puzzle | Counterfactual); numeric columns are right-aligned,
+model | Overall | Operation | Logic | Cipher | Puzzle | Counterfactual); numeric columns (typed numbers: cells, ints, floats) are right-aligned,
 the first column and text columns left-aligned, notes become a footnote-size paragraph under the table. Every
 text (titles, model names, notes: user and model text) is escaped for LaTeX, so nothing in it is a command.
 Needs ``\\usepackage{booktabs}`` in the preamble (the file's first lines say so).
@@ -9,11 +9,12 @@ Needs ``\\usepackage{booktabs}`` in the preamble (the file's first lines say so)
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
 from ..core.benchmark import Table
+from ..core.table import number_of
+from . import numbers
 
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
             "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
@@ -29,19 +30,12 @@ def tex(x: Any) -> str:
 
 
 def _cell(x: Any) -> str:
-    if isinstance(x, bool):
-        return str(x)
-    if isinstance(x, float):
-        return "" if math.isnan(x) else f"{x:.2f}"
-    return "" if x is None else str(x)
+    return numbers.cell(x)
 
 
 def _numeric(x: Any) -> bool:
-    if isinstance(x, bool):
-        return False
-    if isinstance(x, int | float):
-        return True
-    return bool(re.fullmatch(r"\s*[-+]?\d+(?:\.\d+)?%?(?:\s*\(\s*[-+]?\d+(?:\.\d+)?%?\s*\))?\s*", str(x)))
+    """A number (typed: a Cell, an int or float, a p-value); text is never read as one."""
+    return number_of(x) is not None
 
 
 def _label(title: str, taken: set[str]) -> str:

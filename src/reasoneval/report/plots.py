@@ -1,7 +1,9 @@
 """Plots for the HTML report, rendered with matplotlib (Agg, object API: no pyplot, no global backend change).
 
 Every plot function takes the run views and returns a list of :class:`Plot` (inline PNG, base64); it returns
-an empty list when its data is absent, so FineReason-only plots simply do not appear for other benchmarks.
+an empty list when its data is absent. The plots here are generic (accuracy per category, self-correction
+rounds, accuracy against tokens); a benchmark's own paper figures come from its ``Benchmark.figures`` and
+are drawn with the same pieces (:func:`plot`, :mod:`.plot_kit`).
 matplotlib is an optional extra (``pip install 'reasoneval[report]'``): :func:`make_plots` then returns no
 plots and a note saying why.
 """
@@ -14,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.benchmark import ScoredRow, Table, Turn
+from ..core.benchmark import ScoredRow, Turn
 from . import plot_kit as kit
 from .collect import RunView
 from .labels import run_labels as _labels
@@ -87,142 +89,6 @@ def accuracy_by_round(rows: Sequence[ScoredRow]) -> list[tuple[float, int]]:
             n += 1
             ok += _correct(t)
         out.append((100.0 * ok / n if n else 0.0, n))
-    return out
-
-
-def _norm(s: Any) -> str:
-    return re.sub(r"[^a-z0-9]", "", str(s).lower())
-
-
-def _num(x: Any) -> float | None:
-    if isinstance(x, bool) or x is None:
-        return None
-    if isinstance(x, int | float):
-        return float(x)
-    m = re.match(r"^\s*([-+]?\d+(?:\.\d+)?)", str(x))
-    return float(m.group(1)) if m else None
-
-
-def _find_col(t: Table, pred: Callable[[str], bool]) -> int | None:
-    for i, c in enumerate(t.columns):
-        if pred(_norm(c)):
-            return i
-    return None
-
-
-def _group_col(t: Table, exclude: set[int]) -> int | None:
-    """First column holding text labels (puzzle / subset), other than the excluded ones."""
-    for i in range(len(t.columns)):
-        if i in exclude or _norm(t.columns[i]) in ("model", "n", "count"):
-            continue
-        if t.rows and all(isinstance(r[i], str) and _num(r[i]) is None for r in t.rows if i < len(r)):
-            return i
-    return None
-
-
-def depth_series(views: Sequence[RunView]) -> dict[str, dict[float, tuple[float, int]]]:
-    """Accuracy by tree depth, keyed ``label[ / group]``: from tables with depth and accuracy columns, else
-    from rows whose verdict detail carries ``depth``."""
-    labels = run_labels(views)
-    series: dict[str, dict[float, tuple[float, int]]] = {}
-    for v, lab in zip(views, labels, strict=True):
-        got = False
-        for t in v.tables:
-            di = _find_col(t, lambda c: c == "depth" or c.endswith("depth") or c.startswith("depth"))
-            ai = _find_col(t, lambda c: c.startswith("acc") or c == "accuracy")
-            if di is None or ai is None:
-                continue
-            gi = _group_col(t, {di, ai})
-            ni = _find_col(t, lambda c: c == "n")
-            for r in t.rows:
-                d, a = _num(r[di]), _num(r[ai])
-                if d is None or a is None:
-                    continue
-                key = lab if gi is None else f"{lab} / {r[gi]}"
-                n = int(_num(r[ni]) or 0) if ni is not None else 0
-                series.setdefault(key, {})[d] = (a, n)
-                got = True
-        if got:
-            continue
-        acc: dict[tuple[str, float], list[int]] = defaultdict(lambda: [0, 0])
-        for row in v.rows:
-            vd = row.final.verdict
-            d = _num(vd.detail.get("depth")) if vd is not None else None
-            if d is None or _is_error(row.final):
-                continue
-            s = acc[(row.subset, d)]
-            s[0] += _correct(row.final)
-            s[1] += 1
-        subsets = {k[0] for k in acc}
-        for (sub, d), (ok, n) in acc.items():
-            key = lab if len(subsets) == 1 else f"{lab} / {sub}"
-            series.setdefault(key, {})[d] = (100.0 * ok / n, n)
-    return series
-
-
-_POS = {"unsolvable", "uncolorable"}
-_NEG = {"solvable", "colorable"}
-
-
-def _label(x: Any) -> bool | None:
-    """True for the positive class (unsolvable), False for solvable, None when unknown."""
-    if x is None:
-        return None
-    s = _norm(x)
-    if s in _POS:
-        return True
-    if s in _NEG:
-        return False
-    return None
-
-
-def precision_recall(views: Sequence[RunView]) -> list[tuple[str, str, float, float]]:
-    """(run label, group, precision, recall) with unsolvable as the positive class.
-
-    From tables with precision and recall columns, else from rows whose verdict detail has a solvable /
-    unsolvable ``gold`` and whose extracted answer is a label.
-    """
-    labels = run_labels(views)
-    out: list[tuple[str, str, float, float]] = []
-    for v, lab in zip(views, labels, strict=True):
-        got = False
-        for t in v.tables:
-            pi = _find_col(t, lambda c: c.startswith("precision") or c == "p")
-            ri = _find_col(t, lambda c: c.startswith("recall") or c == "r")
-            if pi is None or ri is None:
-                continue
-            gi = _group_col(t, {pi, ri})
-            for r in t.rows:
-                p, rc = _num(r[pi]), _num(r[ri])
-                if p is None or rc is None:
-                    continue
-                out.append((lab, str(r[gi]) if gi is not None else t.title, p, rc))
-                got = True
-        if got:
-            continue
-        counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # tp, fp, fn
-        for row in v.rows:
-            vd = row.final.verdict
-            if vd is None or _is_error(row.final):
-                continue
-            gold = _label(vd.detail.get("gold"))
-            if gold is None:
-                continue
-            pred = _label(vd.extracted)
-            c = counts[row.subset]
-            if pred and gold:
-                c[0] += 1
-            elif pred and not gold:
-                c[1] += 1
-            elif gold:
-                c[2] += 1
-        for sub in sorted(counts):
-            tp, fp, fn = counts[sub]
-            if tp + fp + fn == 0:
-                continue
-            p = 100.0 * tp / (tp + fp) if tp + fp else 0.0
-            rc = 100.0 * tp / (tp + fn) if tp + fn else 0.0
-            out.append((lab, sub, p, rc))
     return out
 
 
@@ -397,109 +263,8 @@ def plot_accuracy_vs_tokens(views: Sequence[RunView]) -> list[Plot]:
     return out
 
 
-def depth_figure(views: Sequence[RunView]) -> Any:
-    """Depths are whole numbers: the ticks are exactly the depths present (a single depth included). Lines
-    up to :data:`plot_kit.MAX_LINES` series, else heat maps (one panel per puzzle) of run x depth."""
-    series = depth_series(views)
-    if not series:
-        return None
-    if len(series) <= kit.MAX_LINES:
-        return kit.series_figure("Accuracy by tree depth", {k: {d: a for d, (a, _) in p.items()}
-                                                            for k, p in series.items()}, "tree depth",
-                                 "accuracy (%)")
-    groups: dict[str, dict[str, dict[float, tuple[float, int]]]] = defaultdict(dict)
-    for key, pts in series.items():
-        lab, sep, group = key.rpartition(" / ")
-        groups[group if sep else ""][lab if sep else key] = pts
-    rows = list(dict.fromkeys(r for g in groups.values() for r in g))
-    rows.sort(key=lambda r: -sum(a for g in groups.values() for a, _ in g.get(r, {}).values()))
-    panels = []
-    for gname, g in groups.items():
-        depths = sorted({d for pts in g.values() for d in pts})
-        vals = [[g[r][d][0] if r in g and d in g[r] else None for d in depths] for r in rows]
-        panels.append((gname or "depth", [f"{d:g}" for d in depths], vals))
-    return kit.heatmap_panels("Accuracy by tree depth (columns: depth)", rows, panels)
-
-
-def plot_depth(views: Sequence[RunView]) -> list[Plot]:
-    fig = depth_figure(views)
-    return [] if fig is None else [_plot("depth", "FineReason: accuracy by tree depth", fig)]
-
-
-def plot_precision_recall(views: Sequence[RunView]) -> list[Plot]:
-    pr = precision_recall(views)
-    if not pr:
-        return []
-    runs = list(dict.fromkeys(lab for lab, _, _, _ in pr))
-    groups = list(dict.fromkeys(g for _, g, _, _ in pr))
-    got = {(lab, g): (p, r) for lab, g, p, r in pr}
-    mean = {lab: sum(p + r for la, _, p, r in pr if la == lab) / sum(2 for la, *_ in pr if la == lab) for lab in runs}
-    runs.sort(key=lambda lab: -mean[lab])  # best first, as every other run x column plot
-    panels = [(g, ["precision", "recall"], [[got[(lab, g)][k] if (lab, g) in got else None for k in (0, 1)]
-                                             for lab in runs]) for g in groups]
-    fig = kit.heatmap_panels("State checking: precision / recall (positive = unsolvable)", runs, panels,
-                             cbar_label="%")
-    return [_plot("state-checking-pr", "FineReason state checking: precision and recall", fig)]
-
-
-def real_life_points(views: Sequence[RunView]) -> list[tuple[str, float, float, int]]:
-    """(run label, counterfactual accuracy, real-life answer rate, items) for KOR-Bench runs whose
-    counterfactual verdicts carry ``real_life`` (percentages; failed calls excluded)."""
-    out = []
-    got = [(v, rows) for v in views if (rows := [
-        r for r in v.rows if r.subset == "counterfactual" and not _is_error(r.final)
-        and r.final.verdict is not None and "real_life" in r.final.verdict.detail])]
-    for (_, rows), lab in zip(got, run_labels([v for v, _ in got]), strict=True):
-        if rows:
-            n = len(rows)
-            acc = 100.0 * sum(_correct(r.final) for r in rows) / n
-            rl = 100.0 * sum(bool(r.final.verdict.detail["real_life"]) for r in rows if r.final.verdict) / n
-            out.append((lab, acc, rl, n))
-    return out
-
-
-def real_life_figure(views: Sequence[RunView]) -> Any:
-    """KOR-Bench Figs. 6/7: real-life answer rate against counterfactual accuracy, the paper's models (Table 2,
-    chat and base) in grey behind ours; our runs numbered, keyed beside the axes."""
-    from . import paper_numbers as pn
-
-    ours = real_life_points(views)
-    if not ours:
-        return None
-    fig = kit.figure(kit.WIDTH_IN, kit.key_height(len(ours)))
-    ax = fig.subplots()
-    for table, marker, name in ((pn.KORBENCH_TABLE2_CHAT, "o", "paper: chat (zero-shot)"),
-                                (pn.KORBENCH_TABLE2_BASE, "s", "paper: base (three-shot)")):
-        ax.scatter([r["Counterfactual"] for r in table.values()], [r["Counterfactual RL"] for r in table.values()],
-                   marker=marker, color="0.75", s=18, label=name)
-    ax.scatter([a for _, a, _, _ in ours], [r for _, _, r, _ in ours], s=36, color="C3", zorder=3,
-               label="our runs (numbered)")
-    ymax = max(max(r for _, _, r, _ in ours), *(r["Counterfactual RL"] for t in (pn.KORBENCH_TABLE2_CHAT,
-                                                                               pn.KORBENCH_TABLE2_BASE)
-                                                for r in t.values())) * 1.1 + 1
-    anns = kit.numbered_points(ax, [(a, r) for _, a, r, _ in ours], 100.0, ymax)
-    kit.numbered_key(ax, [lab for lab, _, _, _ in ours])
-    ax.set_xlabel("counterfactual accuracy (%)")
-    ax.set_ylabel("real-life answer rate (%)")
-    ax.set_xlim(-3, 110)  # room for the labels of points at 100%
-    ax.set_ylim(-3, ymax)
-    ax.set_title("KOR-Bench counterfactual: real-life answers against accuracy")
-    ax.grid(alpha=0.3)
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=3, fontsize=7)
-    kit.declutter(fig, ax, anns)
-    return fig
-
-
-def plot_real_life(views: Sequence[RunView]) -> list[Plot]:
-    fig = real_life_figure(views)
-    return [] if fig is None else [_plot(
-        "real-life-rate", "KOR-Bench counterfactual: real-life answer rate", fig,
-        "Grey: the paper's Table 2 models (chat zero-shot, base three-shot); lower real-life rate is better.")]
-
-
 PLOTS: tuple[Callable[[Sequence[RunView]], list[Plot]], ...] = (
-    plot_category_bars, plot_self_correction, plot_accuracy_vs_tokens, plot_depth, plot_precision_recall,
-    plot_real_life)
+    plot_category_bars, plot_self_correction, plot_accuracy_vs_tokens)
 
 
 def make_plots(views: Sequence[RunView]) -> tuple[list[Plot], list[str]]:

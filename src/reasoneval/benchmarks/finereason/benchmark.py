@@ -382,9 +382,9 @@ class FineReason(Benchmark):
         return [] if t is None else [t]
 
     def figures(self, views: list[Any]) -> list[Any]:
-        from .figures import plot_empty_cells
+        from .figures import finereason_figures
 
-        return plot_empty_cells(views)
+        return finereason_figures(views)
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         by: dict[str, list[Verdict | None]] = defaultdict(list)

@@ -1,16 +1,202 @@
-"""FineReason's paper figure drawn from stored runs (``FineReason.figures``): Fig. 5, Sudoku state checking
-against the empty cells of the state: accuracy per band of empty cells for each run with the 50% random
-baseline, and the empty-cell densities of correct and incorrect answers."""
+"""FineReason's figures drawn from stored runs (``FineReason.figures``):
+
+* accuracy by tree depth (from tables with depth and accuracy columns, else from verdicts carrying ``depth``);
+* state checking: precision and recall with unsolvable as the positive class;
+* Fig. 5, Sudoku state checking against the empty cells of the state: accuracy per band of empty cells for
+  each run with the 50% random baseline, and the empty-cell densities of correct and incorrect answers."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from ...core.benchmark import Table
 from ...report import plot_kit as kit
 from ...report.collect import RunView
-from ...report.plots import Plot, _is_error, _plot, run_labels
+from ...report.plots import Plot, _correct, _is_error, _plot, run_labels
+
+
+def _norm(s: Any) -> str:
+    return re.sub(r"[^a-z0-9]", "", str(s).lower())
+
+
+def _num(x: Any) -> float | None:
+    if isinstance(x, bool) or x is None:
+        return None
+    if isinstance(x, int | float):
+        return float(x)
+    m = re.match(r"^\s*([-+]?\d+(?:\.\d+)?)", str(x))
+    return float(m.group(1)) if m else None
+
+
+def _find_col(t: Table, pred: Callable[[str], bool]) -> int | None:
+    for i, c in enumerate(t.columns):
+        if pred(_norm(c)):
+            return i
+    return None
+
+
+def _group_col(t: Table, exclude: set[int]) -> int | None:
+    """First column holding text labels (puzzle / subset), other than the excluded ones."""
+    for i in range(len(t.columns)):
+        if i in exclude or _norm(t.columns[i]) in ("model", "n", "count"):
+            continue
+        if t.rows and all(isinstance(r[i], str) and _num(r[i]) is None for r in t.rows if i < len(r)):
+            return i
+    return None
+
+
+def depth_series(views: Sequence[RunView]) -> dict[str, dict[float, tuple[float, int]]]:
+    """Accuracy by tree depth, keyed ``label[ / group]``: from tables with depth and accuracy columns, else
+    from rows whose verdict detail carries ``depth``."""
+    labels = run_labels(views)
+    series: dict[str, dict[float, tuple[float, int]]] = {}
+    for v, lab in zip(views, labels, strict=True):
+        got = False
+        for t in v.tables:
+            di = _find_col(t, lambda c: c == "depth" or c.endswith("depth") or c.startswith("depth"))
+            ai = _find_col(t, lambda c: c.startswith("acc") or c == "accuracy")
+            if di is None or ai is None:
+                continue
+            gi = _group_col(t, {di, ai})
+            ni = _find_col(t, lambda c: c == "n")
+            for r in t.rows:
+                d, a = _num(r[di]), _num(r[ai])
+                if d is None or a is None:
+                    continue
+                key = lab if gi is None else f"{lab} / {r[gi]}"
+                n = int(_num(r[ni]) or 0) if ni is not None else 0
+                series.setdefault(key, {})[d] = (a, n)
+                got = True
+        if got:
+            continue
+        acc: dict[tuple[str, float], list[int]] = defaultdict(lambda: [0, 0])
+        for row in v.rows:
+            vd = row.final.verdict
+            d = _num(vd.detail.get("depth")) if vd is not None else None
+            if d is None or _is_error(row.final):
+                continue
+            s = acc[(row.subset, d)]
+            s[0] += _correct(row.final)
+            s[1] += 1
+        subsets = {k[0] for k in acc}
+        for (sub, d), (ok, n) in acc.items():
+            key = lab if len(subsets) == 1 else f"{lab} / {sub}"
+            series.setdefault(key, {})[d] = (100.0 * ok / n, n)
+    return series
+
+
+_POS = {"unsolvable", "uncolorable"}
+_NEG = {"solvable", "colorable"}
+
+
+def _label(x: Any) -> bool | None:
+    """True for the positive class (unsolvable), False for solvable, None when unknown."""
+    if x is None:
+        return None
+    s = _norm(x)
+    if s in _POS:
+        return True
+    if s in _NEG:
+        return False
+    return None
+
+
+def precision_recall(views: Sequence[RunView]) -> list[tuple[str, str, float, float]]:
+    """(run label, group, precision, recall) with unsolvable as the positive class.
+
+    From tables with precision and recall columns, else from rows whose verdict detail has a solvable /
+    unsolvable ``gold`` and whose extracted answer is a label.
+    """
+    labels = run_labels(views)
+    out: list[tuple[str, str, float, float]] = []
+    for v, lab in zip(views, labels, strict=True):
+        got = False
+        for t in v.tables:
+            pi = _find_col(t, lambda c: c.startswith("precision") or c == "p")
+            ri = _find_col(t, lambda c: c.startswith("recall") or c == "r")
+            if pi is None or ri is None:
+                continue
+            gi = _group_col(t, {pi, ri})
+            for r in t.rows:
+                p, rc = _num(r[pi]), _num(r[ri])
+                if p is None or rc is None:
+                    continue
+                out.append((lab, str(r[gi]) if gi is not None else t.title, p, rc))
+                got = True
+        if got:
+            continue
+        counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # tp, fp, fn
+        for row in v.rows:
+            vd = row.final.verdict
+            if vd is None or _is_error(row.final):
+                continue
+            gold = _label(vd.detail.get("gold"))
+            if gold is None:
+                continue
+            pred = _label(vd.extracted)
+            c = counts[row.subset]
+            if pred and gold:
+                c[0] += 1
+            elif pred and not gold:
+                c[1] += 1
+            elif gold:
+                c[2] += 1
+        for sub in sorted(counts):
+            tp, fp, fn = counts[sub]
+            if tp + fp + fn == 0:
+                continue
+            p = 100.0 * tp / (tp + fp) if tp + fp else 0.0
+            rc = 100.0 * tp / (tp + fn) if tp + fn else 0.0
+            out.append((lab, sub, p, rc))
+    return out
+
+
+def depth_figure(views: Sequence[RunView]) -> Any:
+    """Depths are whole numbers: the ticks are exactly the depths present (a single depth included). Lines
+    up to :data:`plot_kit.MAX_LINES` series, else heat maps (one panel per puzzle) of run x depth."""
+    series = depth_series(views)
+    if not series:
+        return None
+    if len(series) <= kit.MAX_LINES:
+        return kit.series_figure("Accuracy by tree depth", {k: {d: a for d, (a, _) in p.items()}
+                                                            for k, p in series.items()}, "tree depth",
+                                 "accuracy (%)")
+    groups: dict[str, dict[str, dict[float, tuple[float, int]]]] = defaultdict(dict)
+    for key, pts in series.items():
+        lab, sep, group = key.rpartition(" / ")
+        groups[group if sep else ""][lab if sep else key] = pts
+    rows = list(dict.fromkeys(r for g in groups.values() for r in g))
+    rows.sort(key=lambda r: -sum(a for g in groups.values() for a, _ in g.get(r, {}).values()))
+    panels = []
+    for gname, g in groups.items():
+        depths = sorted({d for pts in g.values() for d in pts})
+        vals = [[g[r][d][0] if r in g and d in g[r] else None for d in depths] for r in rows]
+        panels.append((gname or "depth", [f"{d:g}" for d in depths], vals))
+    return kit.heatmap_panels("Accuracy by tree depth (columns: depth)", rows, panels)
+
+
+def plot_depth(views: Sequence[RunView]) -> list[Plot]:
+    fig = depth_figure(views)
+    return [] if fig is None else [_plot("depth", "FineReason: accuracy by tree depth", fig)]
+
+
+def plot_precision_recall(views: Sequence[RunView]) -> list[Plot]:
+    pr = precision_recall(views)
+    if not pr:
+        return []
+    runs = list(dict.fromkeys(lab for lab, _, _, _ in pr))
+    groups = list(dict.fromkeys(g for _, g, _, _ in pr))
+    got = {(lab, g): (p, r) for lab, g, p, r in pr}
+    mean = {lab: sum(p + r for la, _, p, r in pr if la == lab) / sum(2 for la, *_ in pr if la == lab) for lab in runs}
+    runs.sort(key=lambda lab: -mean[lab])  # best first, as every other run x column plot
+    panels = [(g, ["precision", "recall"], [[got[(lab, g)][k] if (lab, g) in got else None for k in (0, 1)]
+                                             for lab in runs]) for g in groups]
+    fig = kit.heatmap_panels("State checking: precision / recall (positive = unsolvable)", runs, panels,
+                             cbar_label="%")
+    return [_plot("state-checking-pr", "FineReason state checking: precision and recall", fig)]
 
 
 def empty_cell_points(views: Sequence[RunView]) -> dict[str, list[tuple[int, bool]]]:
@@ -80,3 +266,7 @@ def plot_empty_cells(views: Sequence[RunView]) -> list[Plot]:
                   empty_cells_density_figure(views),
                   "Empty-cell densities of correct (solid) and incorrect (dashed) answers, as the paper's Fig. 5; "
                   "past three runs, all runs pooled.")]
+
+
+def finereason_figures(views: Sequence[RunView]) -> list[Plot]:
+    return [*plot_depth(views), *plot_precision_recall(views), *plot_empty_cells(views)]

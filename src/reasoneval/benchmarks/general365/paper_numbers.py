@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 
-from ...report.paper_numbers import _rows, normalize_model_id
+from ...report.paper_numbers import normalize_model_id, published_rows
 
 TABLE1_COLUMNS: tuple[str, ...] = ("Complex Constraints", "Branching & Enumeration", "Spatial & Temporal",
                                    "Recursive & Backtracking", "Semantic Interference", "Implicit Information",
                                    "Optimal Strategy", "Probability & Uncertainty", "Overall")
 
 # Model  CC  B&E  S&T  R&B  SI  II  OS  P&U  Overall
-GENERAL365_TABLE1_REASONING: dict[str, dict[str, float]] = _rows("""
+GENERAL365_TABLE1_REASONING: dict[str, dict[str, float]] = published_rows("""
 Gemini-3-Pro                 65.3 64.3 57.6 66.8 55.7 68.8 50.8 54.5 62.8
 Gemini-3-Flash               62.9 64.5 56.5 69.3 55.7 62.7 48.3 60.2 60.8
 GLM-5-Thinking               63.5 69.1 52.9 68.2 49.2 55.4 51.7 56.8 59.9
@@ -45,7 +45,7 @@ o3-mini                      47.4 51.1 32.9 54.6 38.6 47.3 28.3 30.7 44.4
 Gemini-2.5-Flash             42.8 46.5 28.3 47.8 35.6 33.8 35.8 34.1 39.6
 """, TABLE1_COLUMNS)
 
-GENERAL365_TABLE1_CHAT: dict[str, dict[str, float]] = _rows("""
+GENERAL365_TABLE1_CHAT: dict[str, dict[str, float]] = published_rows("""
 Qwen3-Max-Instruct           52.0 56.3 33.2 58.2 47.7 48.1 40.8 47.7 48.5
 LongCat-Flash-2512           45.3 51.8 26.6 57.6 40.9 34.6 27.5 44.3 41.7
 DeepSeek-V3.2-Chat           40.7 46.9 26.1 50.3 37.1 29.6 22.5 35.2 37.6

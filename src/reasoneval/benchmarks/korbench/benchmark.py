@@ -22,9 +22,10 @@ items such as ``reasoneval generate korbench-cipher`` prints; see :mod:`.items_f
 
 from __future__ import annotations
 
+import math
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -174,6 +175,11 @@ class KorBench(Benchmark):
                 items.append(Item("korbench", SUBQ, f"{sq.idx}:{st.step}", d, st.answer))
         return items
 
+    def item_rule(self, item_key: str) -> str | None:
+        """``category/N``: rule ``ceil(N / 10)`` (each rule has ten questions, numbered from 1)."""
+        _, _, ident = item_key.rpartition("/")
+        return str(math.ceil(int(ident) / 10)) if ident.isdigit() and int(ident) > 0 else None
+
     # -- prompting ----------------------------------------------------------------------------------
     def stratum(self, item: Item, mode: str) -> str:
         """``--limit``: keep each rule's share of a category (cipher sub-steps: each step type's)."""
@@ -284,6 +290,11 @@ class KorBench(Benchmark):
         from .dataset_stats import kor_table1, kor_table4, kor_table6, kor_table7
 
         return [kor_table1(data), kor_table4(data), kor_table5(data), kor_table6(data), kor_table7(data, outputs)]
+
+    def with_paper(self, table: Table, runs: Sequence[Mapping[str, Any]]) -> Table:
+        from .paper_compare import with_paper
+
+        return with_paper(table, runs)
 
     def figures(self, views: list[Any]) -> list[Any]:
         from .figures import korbench_figures

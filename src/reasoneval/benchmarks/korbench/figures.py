@@ -4,6 +4,8 @@
 * Cipher sub-steps (paper Fig. 4): accuracy per sub-step type of each ``subquestions`` run (small multiples of
   sorted bars with 95% whiskers; a heat map past ``plot_kit.MAX_PANELS`` types), the paper's overall step
   accuracy for its four models in the caption.
+* Real-life answers (paper Figs. 6/7): the counterfactual real-life answer rate against counterfactual
+  accuracy, the paper's Table 2 models in grey behind ours.
 * Trick vs no trick (paper §4, puzzle): each model's puzzle accuracy with the trick hint beside its zero-shot
   puzzle accuracy, one row per model.
 """
@@ -17,7 +19,8 @@ from typing import Any
 from ...report import plot_kit as kit
 from ...report.collect import RunView
 from ...report.labels import labels_of_runs
-from ...report.plots import Plot, _cell, _is_error, _plot, run_labels
+from ...report.plots import Plot, _cell, _correct, _is_error, _plot, run_labels
+from . import paper_numbers as pn
 
 #: paper §F.1.3: overall sub-step accuracy (%), as stated in the text
 PAPER_SUBSTEP_ACCURACY = {"Claude-3.5": 40.9, "GPT-4o": 32.2, "Qwen2.5-32B": 26.7, "Mistral-7B": 9.0}
@@ -137,5 +140,58 @@ def plot_trick(views: Sequence[RunView]) -> list[Plot]:
         "calls excluded; whiskers: 95% Wilson interval.")]
 
 
+def real_life_points(views: Sequence[RunView]) -> list[tuple[str, float, float, int]]:
+    """(run label, counterfactual accuracy, real-life answer rate, items) for KOR-Bench runs whose
+    counterfactual verdicts carry ``real_life`` (percentages; failed calls excluded)."""
+    out = []
+    got = [(v, rows) for v in views if (rows := [
+        r for r in v.rows if r.subset == "counterfactual" and not _is_error(r.final)
+        and r.final.verdict is not None and "real_life" in r.final.verdict.detail])]
+    for (_, rows), lab in zip(got, run_labels([v for v, _ in got]), strict=True):
+        if rows:
+            n = len(rows)
+            acc = 100.0 * sum(_correct(r.final) for r in rows) / n
+            rl = 100.0 * sum(bool(r.final.verdict.detail["real_life"]) for r in rows if r.final.verdict) / n
+            out.append((lab, acc, rl, n))
+    return out
+
+
+def real_life_figure(views: Sequence[RunView]) -> Any:
+    """KOR-Bench Figs. 6/7: real-life answer rate against counterfactual accuracy, the paper's models (Table 2,
+    chat and base) in grey behind ours; our runs numbered, keyed beside the axes."""
+    ours = real_life_points(views)
+    if not ours:
+        return None
+    fig = kit.figure(kit.WIDTH_IN, kit.key_height(len(ours)))
+    ax = fig.subplots()
+    for table, marker, name in ((pn.KORBENCH_TABLE2_CHAT, "o", "paper: chat (zero-shot)"),
+                                (pn.KORBENCH_TABLE2_BASE, "s", "paper: base (three-shot)")):
+        ax.scatter([r["Counterfactual"] for r in table.values()], [r["Counterfactual RL"] for r in table.values()],
+                   marker=marker, color="0.75", s=18, label=name)
+    ax.scatter([a for _, a, _, _ in ours], [r for _, _, r, _ in ours], s=36, color="C3", zorder=3,
+               label="our runs (numbered)")
+    ymax = max(max(r for _, _, r, _ in ours), *(r["Counterfactual RL"] for t in (pn.KORBENCH_TABLE2_CHAT,
+                                                                               pn.KORBENCH_TABLE2_BASE)
+                                                for r in t.values())) * 1.1 + 1
+    anns = kit.numbered_points(ax, [(a, r) for _, a, r, _ in ours], 100.0, ymax)
+    kit.numbered_key(ax, [lab for lab, _, _, _ in ours])
+    ax.set_xlabel("counterfactual accuracy (%)")
+    ax.set_ylabel("real-life answer rate (%)")
+    ax.set_xlim(-3, 110)  # room for the labels of points at 100%
+    ax.set_ylim(-3, ymax)
+    ax.set_title("KOR-Bench counterfactual: real-life answers against accuracy")
+    ax.grid(alpha=0.3)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=3, fontsize=7)
+    kit.declutter(fig, ax, anns)
+    return fig
+
+
+def plot_real_life(views: Sequence[RunView]) -> list[Plot]:
+    fig = real_life_figure(views)
+    return [] if fig is None else [_plot(
+        "real-life-rate", "KOR-Bench counterfactual: real-life answer rate", fig,
+        "Grey: the paper's Table 2 models (chat zero-shot, base three-shot); lower real-life rate is better.")]
+
+
 def korbench_figures(views: Sequence[RunView]) -> list[Plot]:
-    return [*plot_substeps(views), *plot_trick(views)]
+    return [*plot_real_life(views), *plot_substeps(views), *plot_trick(views)]

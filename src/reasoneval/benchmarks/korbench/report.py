@@ -11,6 +11,10 @@ than the paper's (a base model without Counterfactual got 22.50 where the paper 
 is :class:`~reasoneval.report.numbers.Missing` with the categories that are not there.
 * Sub-questions: error rate per sub-step type.
 
+Numbers are typed cells (:class:`~reasoneval.core.table.Cell`: the value, the real-life or pass rate as its
+``secondary`` value) under columns with semantic ids (:data:`TABLE2_COLUMNS`: the category names; Table 3: the
+set names, lower-cased), which :mod:`.paper_compare` reads to put the paper's numbers beside them.
+
 ``keys`` are leading row-label columns (e.g. ``("model", "mode")`` for re-scoring); the Benchmark's own
 summaries pass none, the report layer prepends the model.
 """
@@ -21,14 +25,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reasoneval.core.benchmark import Table, TableKind
-from reasoneval.report.numbers import Missing, missing_categories, text
+from reasoneval.core.table import Cell, Column, Table, TableKind
+from reasoneval.report.numbers import Missing, missing_categories, rounded
 
 from .data import CATEGORIES, MIXED_SETS
 from .selfcorrect import MAX_CALLS, RoundStats
 from .subquestions import TypeStats
 
-TABLE2_COLUMNS = ["Overall", "Operation", "Logic", "Cipher", "Puzzle", "Counterfactual"]
+TABLE2_COLUMNS = [Column("Overall", "overall", "%"), *(Column(c.capitalize(), c, "%") for c in CATEGORIES)]
 MISSING = "-"
 
 
@@ -58,8 +62,14 @@ class Tally:
         return 100 * self.pass_sum / self.total if self.total else 0.0
 
 
-def fmt(x: float) -> str:
-    return text(x)
+def pct(x: float, secondary: float | None = None) -> Cell:
+    """A percentage cell as every table stores it (rounded); ``secondary``: the number in parentheses."""
+    return Cell(rounded(x), None if secondary is None else rounded(secondary), unit="%")
+
+
+def set_column(name: str) -> Column:
+    """A Table 3 column: the mixed set's name, its id lower-cased (``multi-q``)."""
+    return Column(name, name.lower(), "%")
 
 
 def _absent(names: Sequence[str], have: Mapping[str, Any], label: Any = str.capitalize) -> list[str]:
@@ -85,19 +95,21 @@ def _mode(keys: Sequence[str], k: Sequence[Any], mode: str | None) -> str | None
 
 
 def table2_row(by_category: Mapping[str, Tally], mode: str | None = None) -> list[str]:
+    """Overall and the five categories: :class:`Cell` objects (Counterfactual with its real-life rate),
+    ``-`` for a category with no items, :class:`Missing` for an Overall that does not exist."""
     present = [by_category[c] for c in CATEGORIES if c in by_category and by_category[c].total]
     correct = sum(t.correct for t in present)
     total = sum(t.total for t in present)
     absent = _absent(categories_of(mode), by_category)
-    row: list[str] = [Missing(missing_categories(absent)) if absent else fmt(100 * correct / total)]
+    row: list[str] = [Missing(missing_categories(absent)) if absent else pct(100 * correct / total)]
     for c in CATEGORIES:
         t = by_category.get(c)
         if t is None or not t.total:
             row.append(MISSING)
         elif c == "counterfactual":
-            row.append(f"{fmt(t.accuracy)} ({fmt(t.real_life_rate)})")
+            row.append(pct(t.accuracy, t.real_life_rate))
         else:
-            row.append(fmt(t.accuracy))
+            row.append(pct(t.accuracy))
     return row
 
 
@@ -116,7 +128,7 @@ def table3_row(by_set: Mapping[str, Tally]) -> tuple[list[str], list[str]]:
     correct = sum(t.correct for t in main)
     absent = _absent(MIXED_SETS[:3], by_set, str)
     overall = (Missing(missing_categories(absent)) if absent
-               else f"{fmt(100 * correct / total)} ({fmt(sum(t.pass_rate for t in main) / len(main))})")
+               else pct(100 * correct / total, sum(t.pass_rate for t in main) / len(main)))
     cells: list[str] = [overall]
     extra = [s for s in MIXED_SETS[3:] if s in by_set]
     for s in (*MIXED_SETS[:3], *extra):
@@ -124,9 +136,9 @@ def table3_row(by_set: Mapping[str, Tally]) -> tuple[list[str], list[str]]:
         if t is None or not t.total:
             cells.append(MISSING)
         elif s == "Multi-R":
-            cells.append(fmt(t.accuracy))
+            cells.append(pct(t.accuracy))
         else:
-            cells.append(f"{fmt(t.accuracy)} ({fmt(t.pass_rate)})")
+            cells.append(pct(t.accuracy, t.pass_rate))
     return cells, extra
 
 
@@ -138,7 +150,7 @@ def table3(rows: Sequence[tuple[Sequence[Any], Mapping[str, Tally]]], keys: Sequ
         cells, extra = table3_row(t)
         cells += [MISSING] * (len(extra_sets) - len(extra))
         out.append([*k, *cells])
-    return Table(title, [*keys, "Overall", *MIXED_SETS[:3], *extra_sets], out,
+    return Table(title, [*keys, Column("Overall", "overall", "%"), *map(set_column, (*MIXED_SETS[:3], *extra_sets))], out,
                  notes=["accuracy (sub-question pass rate); Overall pools Multi-Q/R/RQ items, its pass rate is "
                         "the mean of the three sets' pass rates."], kind=TableKind.MIXED)
 
@@ -155,15 +167,15 @@ def self_correction_table(rows: Sequence[tuple[Sequence[Any], Mapping[str, Round
             st = stats.get(c)
             if st is None or not st.n_items:
                 continue
-            out.append([*k, c, st.n_items, *map(fmt, st.accuracies()), *map(fmt, st.correction_rates())])
+            out.append([*k, c, st.n_items, *map(pct, st.accuracies()), *map(pct, st.correction_rates())])
             pooled.merge(st)
         absent = _absent(categories_of(_mode(keys, k, mode)), stats)
         if absent:  # pooled over fewer categories it is not the paper's overall: shown missing, with why
             why = Missing(missing_categories(absent))
             out.append([*k, "overall", pooled.n_items, *[why] * (len(cols) - len(keys) - 2)])
         else:
-            out.append([*k, "overall", pooled.n_items, *map(fmt, pooled.accuracies()),
-                        *map(fmt, pooled.correction_rates())])
+            out.append([*k, "overall", pooled.n_items, *map(pct, pooled.accuracies()),
+                        *map(pct, pooled.correction_rates())])
     return Table(title, cols, out, notes=[
         "round k: accuracy of the answer standing after k+1 calls (round 4 = final); corr. rate r_k: items first "
         "correct at round k / items not yet correct before it."], kind=TableKind.SELF_CORRECTION_ROUNDS)
@@ -174,8 +186,8 @@ def subquestion_table(rows: Sequence[tuple[Sequence[Any], TypeStats]], keys: Seq
     types: list[str] = []
     for _, st in rows:
         types += [t for t in st.types() if t not in types]
-    out = [[*k, fmt(st.accuracy()), sum(st.total.values()),
-            *[fmt(st.error_rate(t)) if st.total[t] else MISSING for t in types]] for k, st in rows]
+    out = [[*k, pct(st.accuracy()), sum(st.total.values()),
+            *[pct(st.error_rate(t)) if st.total[t] else MISSING for t in types]] for k, st in rows]
     return Table(title, [*keys, "step accuracy", "steps", *types], out,
                  notes=["error rate = 100 - accuracy over the sub-steps of that type"], kind=TableKind.SUBQUESTIONS)
 

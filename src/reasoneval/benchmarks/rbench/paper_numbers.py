@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import re
 
-from ...report.paper_numbers import _rows, normalize_model_id
+from ...report.paper_numbers import normalize_model_id, published_rows
 
 T_COLUMNS: tuple[str, ...] = ("t_en", "t_zh")
 M_COLUMNS: tuple[str, ...] = ("m_en", "m_zh")
 COT_COLUMNS: tuple[str, ...] = ("cot", "no-cot")
 
 # Model  R-Bench-T  R-Bench-T(zh)   (API models first; the divider falls before Deepseek-R1)
-RBENCH_TABLE5: dict[str, dict[str, float]] = _rows("""
+RBENCH_TABLE5: dict[str, dict[str, float]] = published_rows("""
 o1-20241217                69.0 70.1
 Gemini-2.0-flash-thinking  68.4 67.5
 Doubao1.5pro-20250121      62.0 63.4
@@ -52,7 +52,7 @@ Llama-3.2-3B-Instruct      24.2 24.0
 """, T_COLUMNS)
 
 # Model  R-Bench-M  R-Bench-M(zh)   (API models first; open-source from Qwen2-VL-72B)
-RBENCH_TABLE6: dict[str, dict[str, float]] = _rows("""
+RBENCH_TABLE6: dict[str, dict[str, float]] = published_rows("""
 o1-20241217             53.2 55.0
 Claude3.5-sonnet@1022   39.7 38.3
 Doubao1.5pro-20250121   37.9 42.4
@@ -67,7 +67,7 @@ InternVL-2.5-8B         15.9 17.1
 """, M_COLUMNS)
 
 # Model  w CoT  w/o CoT   (R-Bench-T, English)
-RBENCH_TABLE7: dict[str, dict[str, float]] = _rows("""
+RBENCH_TABLE7: dict[str, dict[str, float]] = published_rows("""
 o1-mini@20240912       64.0 64.0
 GPT-4o-20241120        53.6 51.5
 LLAMA3.3-70B-Instruct  49.5 47.4

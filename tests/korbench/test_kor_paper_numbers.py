@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reasoneval.report import paper_numbers as pn
+from reasoneval.benchmarks.korbench import paper_numbers as pn
 
 
 @pytest.mark.parametrize("spec,name", [

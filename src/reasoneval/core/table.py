@@ -1,0 +1,184 @@
+"""Result tables as typed data: what a benchmark's summary returns and every renderer only formats.
+
+* :class:`Table`: title, columns, rows, notes and a :class:`TableKind` (what it reports, set where it is made).
+* :class:`Column`: a column header with a stable semantic ``id`` (``"counterfactual"``, ``"multi-q"``) and an
+  optional ``unit``; code that needs to know which column is which reads the id, never the label.
+* :class:`Cell`: a number with what a bare float cannot carry: a ``secondary`` number shown in parentheses
+  (KOR-Bench's real-life rate, a pass rate), ``n``, a confidence interval ``ci``, a ``unit`` and the paper's
+  published values (``paper``, ``paper_secondary``), which the HTML report shows as "paper X Δ Y".
+
+Both are ``str`` subclasses (as :class:`~reasoneval.core.numbers.Missing` is): a Column reads as its label and
+a Cell as its text, written once by :mod:`reasoneval.core.numbers` when it is made (``84.00``,
+``0.00 (50.00)``), so a row compares equal to the strings it shows, every renderer (terminal, Markdown, CSV,
+LaTeX, JSON, HTML) writes the same text, and a row value may still be a plain value (a float, an int, a
+string): summaries migrate one table at a time. Code that needs the numbers reads the fields, never the text.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from . import numbers
+
+
+class TableKind(StrEnum):
+    """What a table reports, set where it is made; the report dispatches on it (never on titles)."""
+
+    GENERIC = "generic"
+    LEADERBOARD = "leaderboard"  # accuracy per category/subset, one row per run (KOR-Bench Table 2)
+    MIXED = "mixed"  # accuracy (pass rate) per mixed set (KOR-Bench Table 3)
+    SELF_CORRECTION_ROUNDS = "self-correction-rounds"  # accuracy after each self-correction round
+    SUBQUESTIONS = "subquestions"  # error rate per sub-step type (KOR-Bench cipher sub-steps)
+    BREAKDOWN = "breakdown"  # accuracy per rule / tag
+
+
+class Column(str):
+    """A column header (its label, as shown) with a semantic ``id`` that does not change with the label."""
+
+    __slots__ = ("id", "unit")
+    id: str
+    unit: str
+
+    def __new__(cls, label: str, id: str | None = None, unit: str = "") -> Column:  # noqa: A002 - the column's id
+        self = super().__new__(cls, label)
+        self.id = label if id is None else id
+        self.unit = unit
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Column, (str(self), self.id, self.unit))
+
+
+#: the id of an accuracy column (the default summary's ``accuracy``): a long per-label table of several runs is
+#: shown pivoted (runs x labels) on it
+ACCURACY = "accuracy"
+
+
+def column_id(c: Any) -> str:
+    """The semantic id of a column: a :class:`Column`'s ``id``; a plain header's label."""
+    return c.id if isinstance(c, Column) else str(c)
+
+
+Number = float | int
+
+
+class Cell(str):
+    """A number with its context; reads as its text (``numbers.cell`` of the value, the secondary value in
+    parentheses). ``paper`` / ``paper_secondary``: the published values for the same cell, when a benchmark's
+    :meth:`~reasoneval.core.benchmark.Benchmark.with_paper` attached them."""
+
+    __slots__ = ("value", "secondary", "n", "ci", "unit", "paper", "paper_secondary")
+    value: Number | None
+    secondary: Number | None
+    n: int | None
+    ci: tuple[float, float] | None
+    unit: str
+    paper: float | None
+    paper_secondary: float | None
+
+    def __new__(cls, value: Number | None, secondary: Number | None = None, *, n: int | None = None,
+                ci: tuple[float, float] | None = None, unit: str = "", paper: float | None = None,
+                paper_secondary: float | None = None) -> Cell:
+        shown = numbers.cell(value) + (f" ({numbers.cell(secondary)})" if secondary is not None else "")
+        self = super().__new__(cls, shown)
+        self.value, self.secondary, self.n, self.ci, self.unit = value, secondary, n, ci, unit
+        self.paper, self.paper_secondary = paper, paper_secondary
+        return self
+
+    def _kw(self) -> dict[str, Any]:
+        return {"n": self.n, "ci": self.ci, "unit": self.unit, "paper": self.paper,
+                "paper_secondary": self.paper_secondary}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_cell, (self.value, self.secondary, self._kw()))
+
+    @property
+    def number(self) -> float | None:
+        """The value as a float; None when there is none (or it is NaN)."""
+        if self.value is None or isinstance(self.value, bool):
+            return None
+        x = float(self.value)
+        return None if math.isnan(x) else x
+
+    def compared(self, paper: float | None, paper_secondary: float | None = None) -> Cell:
+        """This cell with the published values beside it (a secondary one only where this cell has one)."""
+        kw = {**self._kw(), "paper": paper,
+              "paper_secondary": paper_secondary if self.secondary is not None else None}
+        return Cell(self.value, self.secondary, **kw)
+
+    @property
+    def delta(self) -> float | None:
+        """Ours − paper (points); None without a paper value."""
+        x = self.number
+        return None if x is None or self.paper is None else x - self.paper
+
+    @property
+    def delta_secondary(self) -> float | None:
+        if self.secondary is None or self.paper_secondary is None:
+            return None
+        return float(self.secondary) - self.paper_secondary
+
+    def typed(self) -> dict[str, Any]:
+        """The fields that are set, for JSON."""
+        out: dict[str, Any] = {"value": self.value}
+        for k in ("secondary", "n", "ci", "unit", "paper", "paper_secondary"):
+            v = getattr(self, k)
+            if v not in (None, ""):
+                out[k] = list(v) if k == "ci" else v
+        return out
+
+
+def _cell(value: Number | None, secondary: Number | None, kw: dict[str, Any]) -> Cell:
+    return Cell(value, secondary, **kw)
+
+
+def as_cell(x: Any) -> Cell | None:
+    """A row value as a :class:`Cell` when it is a number (a plain int or float is ``Cell(x)``); None for text,
+    missing values and booleans."""
+    if isinstance(x, Cell):
+        return x
+    if isinstance(x, bool) or not isinstance(x, int | float) or isinstance(x, numbers.PValue):
+        return None
+    return Cell(x)
+
+
+def number_of(x: Any) -> float | None:
+    """The number a row value stands for (a Cell's value, a plain int or float, a p-value); None for text."""
+    if isinstance(x, Cell):
+        return x.number
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        return None
+    return None if math.isnan(float(x)) else float(x)
+
+
+@dataclass
+class Table:
+    """A result table; the report layer renders it to terminal / JSON / Markdown / CSV / LaTeX / HTML."""
+
+    title: str
+    columns: list[str]  # plain labels or :class:`Column` objects
+    rows: list[list[Any]]  # plain values or :class:`Cell` objects
+    notes: list[str] = field(default_factory=list)
+    kind: TableKind = TableKind.GENERIC
+
+    def to_json(self) -> dict[str, Any]:
+        """Rows as shown (a Cell is its text); a Cell's typed fields under ``cells`` as ``[row, column,
+        fields]`` and the columns' ids under ``column_ids``, only where the table has them."""
+        out: dict[str, Any] = {"title": self.title, "columns": self.columns, "rows": self.rows, "notes": self.notes}
+        if self.kind is not TableKind.GENERIC:
+            out["kind"] = str(self.kind)
+        if any(isinstance(c, Column) for c in self.columns):
+            out["column_ids"] = [column_id(c) for c in self.columns]
+        typed = [[i, j, x.typed()] for i, r in enumerate(self.rows) for j, x in enumerate(r) if isinstance(x, Cell)]
+        if typed:
+            out["cells"] = typed
+        return out
+
+
+def with_rows(t: Table, rows: Sequence[list[Any]], notes: Sequence[str] | None = None) -> Table:
+    """``t`` with other rows (and notes); title, columns and kind kept."""
+    return Table(t.title, list(t.columns), [list(r) for r in rows], list(t.notes if notes is None else notes), t.kind)
