@@ -100,3 +100,22 @@ def test_html_shows_paper_values_from_typed_cells(monkeypatch: pytest.MonkeyPatc
     assert doc.count('class="num cmpcell"') == 1 and 'data-v="40.0"' in doc
     assert "paper 50.00" in doc and '<span class="d neg" title="ours − paper">Δ -10.00</span>' in doc
     assert "compared 2 run(s)" in doc  # one run per row
+
+
+def test_long_tables_pivot_on_the_accuracy_column_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several runs of a per-label table: runs x labels on the column whose id is ``accuracy``, whatever its
+    label; a table without one is shown as it is."""
+    monkeypatch.setattr(html, "make_plots", lambda views: ([], []))
+
+    def view(model: str, cols: list[str]) -> RunView:
+        run = {"run_id": model, "model": model, "mode": "zero-shot", "benchmark": "anything", "subset": None,
+               "spec": {}}
+        rows = [["easy", 10, Cell(90.0)], ["hard", 10, Cell(20.0 if model == "a" else 30.0)]]
+        return RunView(run, list[ScoredRow](), [Table("per label", cols, rows)], {})
+
+    typed_cols = ["label", "n", Column("acc. (%)", "accuracy", "%")]
+    doc = html.build_html([view("a", typed_cols), view("b", typed_cols)], load_items=False)
+    assert "acc. (%) by label:" in doc and 'class="lb pivot sortable"' in doc
+    doc = html.build_html([view("a", ["label", "n", "acc. (%)"]), view("b", ["label", "n", "acc. (%)"])],
+                          load_items=False)
+    assert "pivot" not in doc.split("<main>")[1].split('id="plots"')[0]

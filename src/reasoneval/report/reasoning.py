@@ -16,7 +16,7 @@ from __future__ import annotations
 from statistics import fmean
 from typing import Any
 
-from ..core.benchmark import ScoredRow, Table
+from ..core.benchmark import Column, ScoredRow, Table
 from ..core.response import has_inline_reasoning
 from ..core.tokens import known_total
 from ..core.types import Outcome
@@ -87,7 +87,7 @@ def tables(rows: list[ScoredRow], figs: list[dict[str, Any]] | None = None) -> l
         return []
     subsets = list(dict.fromkeys(f["subset"] for f in figs))
     main = Table("Reasoning and thinking time",
-                 ["subset", "items", "accuracy %", "reasoning tokens", "answer tokens", "output tokens",
+                 ["subset", "items", Column("accuracy %", "accuracy", "%"), "reasoning tokens", "answer tokens", "output tokens",
                   "thinking time s", "latency s", "truncated %"],
                  [_summary(s, [f for f in figs if f["subset"] == s]) for s in subsets],
                  ["Means per item over answered items; reasoning tokens as the server reports them "
@@ -120,6 +120,6 @@ def _by_tokens(ok: list[dict[str, Any]]) -> Table:
         lo, hi = part[0][key], part[-1][key]
         rows.append([f"Q{q + 1}: {lo}-{hi}", len(part), _pct(sum(f["correct"] for f in part), len(part)),
                      _mean([f["answer_tokens"] for f in part]), _pct(sum(f["truncated"] for f in part), len(part))])
-    return Table(f"Accuracy against {name}", [f"{name} (quartile)", "items", "accuracy %", "answer tokens",
+    return Table(f"Accuracy against {name}", [f"{name} (quartile)", "items", Column("accuracy %", "accuracy", "%"), "answer tokens",
                                               "truncated %"], rows,
                  [f"Answered items in four equal-size bins of {name}."])
