@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from reasoneval.benchmarks.korbench import report
+from reasoneval.benchmarks.korbench.paper_compare import paper_table
 from reasoneval.benchmarks.korbench.selfcorrect import RoundStats
 from reasoneval.benchmarks.korbench.subquestions import TypeStats
 from reasoneval.core.benchmark import Table, TableKind
-from reasoneval.benchmarks.korbench.paper_compare import paper_table
 
 
 def test_korbench_tables_carry_their_kind() -> None:
