@@ -43,7 +43,7 @@ class Column(str):
     id: str
     unit: str
 
-    def __new__(cls, label: str, id: str | None = None, unit: str = "") -> Column:  # noqa: A002 - the column's id
+    def __new__(cls, label: str, id: str | None = None, unit: str = "") -> Column:
         self = super().__new__(cls, label)
         self.id = label if id is None else id
         self.unit = unit

@@ -1,6 +1,7 @@
 """FineReason's figures drawn from stored runs (``FineReason.figures``):
 
-* accuracy by tree depth (from tables with depth and accuracy columns, else from verdicts carrying ``depth``);
+* accuracy by tree depth (from tables with ``depth`` and ``accuracy`` columns, by column id; else from verdicts
+  carrying ``depth``);
 * state checking: precision and recall with unsolvable as the positive class;
 * Fig. 5, Sudoku state checking against the empty cells of the state: accuracy per band of empty cells for
   each run with the 50% random baseline, and the empty-cell densities of correct and incorrect answers."""
@@ -9,10 +10,11 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ...core.benchmark import Table
+from ...core.table import column_id, number_of
 from ...report import plot_kit as kit
 from ...report.collect import RunView
 from ...report.plots import Plot, _correct, _is_error, _plot, run_labels
@@ -22,30 +24,13 @@ def _norm(s: Any) -> str:
     return re.sub(r"[^a-z0-9]", "", str(s).lower())
 
 
-def _num(x: Any) -> float | None:
-    if isinstance(x, bool) or x is None:
-        return None
-    if isinstance(x, int | float):
-        return float(x)
-    m = re.match(r"^\s*([-+]?\d+(?:\.\d+)?)", str(x))
-    return float(m.group(1)) if m else None
+def _col(t: Table, *ids: str) -> int | None:
+    """The first column of ``t`` whose id is one of ``ids`` (FineReason's tables: ``puzzle``, ``depth``, ``n``,
+    ``accuracy``, ``precision``, ``recall``)."""
+    return next((i for i, c in enumerate(t.columns) if column_id(c) in ids), None)
 
 
-def _find_col(t: Table, pred: Callable[[str], bool]) -> int | None:
-    for i, c in enumerate(t.columns):
-        if pred(_norm(c)):
-            return i
-    return None
-
-
-def _group_col(t: Table, exclude: set[int]) -> int | None:
-    """First column holding text labels (puzzle / subset), other than the excluded ones."""
-    for i in range(len(t.columns)):
-        if i in exclude or _norm(t.columns[i]) in ("model", "n", "count"):
-            continue
-        if t.rows and all(isinstance(r[i], str) and _num(r[i]) is None for r in t.rows if i < len(r)):
-            return i
-    return None
+GROUP = ("puzzle", "subset")
 
 
 def depth_series(views: Sequence[RunView]) -> dict[str, dict[float, tuple[float, int]]]:
@@ -56,18 +41,16 @@ def depth_series(views: Sequence[RunView]) -> dict[str, dict[float, tuple[float,
     for v, lab in zip(views, labels, strict=True):
         got = False
         for t in v.tables:
-            di = _find_col(t, lambda c: c == "depth" or c.endswith("depth") or c.startswith("depth"))
-            ai = _find_col(t, lambda c: c.startswith("acc") or c == "accuracy")
+            di, ai = _col(t, "depth"), _col(t, "accuracy")
             if di is None or ai is None:
                 continue
-            gi = _group_col(t, {di, ai})
-            ni = _find_col(t, lambda c: c == "n")
+            gi, ni = _col(t, *GROUP), _col(t, "n")
             for r in t.rows:
-                d, a = _num(r[di]), _num(r[ai])
+                d, a = number_of(r[di]), number_of(r[ai])
                 if d is None or a is None:
                     continue
                 key = lab if gi is None else f"{lab} / {r[gi]}"
-                n = int(_num(r[ni]) or 0) if ni is not None else 0
+                n = int(number_of(r[ni]) or 0) if ni is not None else 0
                 series.setdefault(key, {})[d] = (a, n)
                 got = True
         if got:
@@ -75,7 +58,7 @@ def depth_series(views: Sequence[RunView]) -> dict[str, dict[float, tuple[float,
         acc: dict[tuple[str, float], list[int]] = defaultdict(lambda: [0, 0])
         for row in v.rows:
             vd = row.final.verdict
-            d = _num(vd.detail.get("depth")) if vd is not None else None
+            d = number_of(vd.detail.get("depth")) if vd is not None else None
             if d is None or _is_error(row.final):
                 continue
             s = acc[(row.subset, d)]
@@ -115,13 +98,12 @@ def precision_recall(views: Sequence[RunView]) -> list[tuple[str, str, float, fl
     for v, lab in zip(views, labels, strict=True):
         got = False
         for t in v.tables:
-            pi = _find_col(t, lambda c: c.startswith("precision") or c == "p")
-            ri = _find_col(t, lambda c: c.startswith("recall") or c == "r")
+            pi, ri = _col(t, "precision"), _col(t, "recall")
             if pi is None or ri is None:
                 continue
-            gi = _group_col(t, {pi, ri})
+            gi = _col(t, *GROUP)
             for r in t.rows:
-                p, rc = _num(r[pi]), _num(r[ri])
+                p, rc = number_of(r[pi]), number_of(r[ri])
                 if p is None or rc is None:
                     continue
                 out.append((lab, str(r[gi]) if gi is not None else t.title, p, rc))
