@@ -154,8 +154,8 @@ def with_paper(views: list[RunView], m: MergedTable, bench: str) -> MergedTable:
     got = b.with_paper(t, [views[i].run for i in m.run_of_row])
     if got is t:
         return m
-    return MergedTable(m.title, [m.columns[0], *got.columns], [[r[0], *g] for r, g in zip(m.rows, got.rows, strict=True)],
-                       m.run_of_row, list(got.notes), m.kind)
+    rows = [[r[0], *g] for r, g in zip(m.rows, got.rows, strict=True)]
+    return MergedTable(m.title, [m.columns[0], *got.columns], rows, m.run_of_row, list(got.notes), m.kind)
 
 
 def _benchmark(name: str) -> Benchmark | None:
@@ -182,14 +182,14 @@ def render_table(views: list[RunView], m: MergedTable, bench: str) -> str:
 
 
 def _pivot(m: MergedTable) -> str | None:
-    """Models as rows, labels as columns, for a long per-label table of several runs (a leaderboard view)."""
+    """Models as rows, labels as columns, for a long per-label table of several runs (a leaderboard view), on
+    the column whose id is :data:`~reasoneval.core.table.ACCURACY`."""
     models = list(dict.fromkeys(r[0] for r in m.rows))
     if len(models) < 2 or len(m.columns) < 3:
         return None
     if not all(len(r) > 1 and isinstance(r[1], str) and number_of(r[1]) is None for r in m.rows):  # labels
         return None
-    acc = next((i for i, c in enumerate(m.columns) if i > 1 and (column_id(c) == ACCURACY
-                                                                 or getattr(c, "unit", "") == "%")), None)
+    acc = next((i for i, c in enumerate(m.columns) if i > 1 and column_id(c) == ACCURACY), None)
     if acc is None:
         return None
     labels = list(dict.fromkeys(r[1] for r in m.rows))

@@ -191,13 +191,3 @@ def subquestion_table(rows: Sequence[tuple[Sequence[Any], TypeStats]], keys: Seq
     return Table(title, [*keys, "step accuracy", "steps", *types], out,
                  notes=["error rate = 100 - accuracy over the sub-steps of that type"], kind=TableKind.SUBQUESTIONS)
 
-
-def render(table: Table) -> str:
-    """Plain aligned text (the report layer has richer renderers)."""
-    cells = [[str(c) for c in table.columns]] + [[str(c) for c in r] for r in table.rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(table.columns))]
-    lines = [table.title, "  ".join(c.ljust(w) for c, w in zip(cells[0], widths, strict=True)),
-             "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in cells[1:]]
-    lines += [f"  note: {n}" for n in table.notes]
-    return "\n".join(lines)
