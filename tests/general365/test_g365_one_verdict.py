@@ -1,6 +1,7 @@
-"""One stored completion, one verdict: ``run``, ``score`` (the stored run), ``rescore`` and ``import`` (the same
-completions as outside rows) all give General365's answers the same verdict, judged, judge-missing (no judge),
-judge-error (a failed judge call) and truncated (never judged) alike (``runner/session.py``)."""
+"""One stored completion, one verdict: ``run``, ``score`` (of the stored run and of the imported one),
+``rescore`` and ``import`` (the same completions as outside rows) all give General365's answers the same
+verdict, judged, judge-missing (no judge), judge-error (a failed judge call) and truncated (never judged) alike
+(``runner/session.py``)."""
 
 from __future__ import annotations
 
@@ -133,11 +134,12 @@ def test_run_score_rescore_import_agree(tmp_path: Path, with_judge: bool, trunca
     outside = {row.item.key: vs[-1] for row, vs in zip(got.rows, got.verdicts, strict=True)}
     assert _plain(outside) == _plain(ran)
 
-    if not with_judge:  # import (which takes no judge): the run it stores, and that run re-scored
-        imp = import_rows(_bench(), store, rows, {"judge": None}, "test rows")
-        (r,) = imp.runs
-        imported = {k: v for (k, _, _), v in store.verdicts(r.run_id, SCORER).items()}
-        assert _plain(imported) == _plain(ran)
-        run = store.get_run(r.run_id)
-        assert run is not None and rescore_run(store, run) == len(items)
-        assert _plain({k: v for (k, _, _), v in store.verdicts(r.run_id, SCORER).items()}) == _plain(ran)
+    # import: the run it stores (with the judge's answers), and that run re-scored
+    imp = import_rows(_bench(), store, rows, {"judge": Judge() if with_judge else None}, "test rows")
+    (r,) = imp.runs
+    imported = {k: v for (k, _, _), v in store.verdicts(r.run_id, SCORER).items()}
+    assert _plain(imported) == _plain(ran)
+    run = store.get_run(r.run_id)
+    assert run is not None and (run["spec"]["judge"] is not None) == with_judge
+    assert rescore_run(store, run) == len(items)
+    assert _plain({k: v for (k, _, _), v in store.verdicts(r.run_id, SCORER).items()}) == _plain(ran)

@@ -39,6 +39,8 @@ class OutsideScores:
     rows: list[OutsideRow] = field(default_factory=list)
     verdicts: list[list[Verdict]] = field(default_factory=list)
     errors: list[DataError] = field(default_factory=list)
+    #: row index -> the judge's prompt and completion of its final turn (rows the judge was asked about)
+    judged: dict[int, tuple[Prompt, Completion]] = field(default_factory=dict)
 
     def scored(self, i: int) -> ScoredRow:
         row = self.rows[i]
@@ -107,8 +109,17 @@ async def _judge_finals(sessions: Mapping[str, ScoringSession], got: OutsideScor
     in flight) while the judge is served (started, checked, closed: :func:`~reasoneval.runner.lifecycle.serving`)."""
     async with serving(judge):
         ask = bounded_ask(judge, concurrency)
+
+        def kept(i: int) -> Ask:  # the call is kept with the row (``import`` stores it, as a run does)
+            async def ask_kept(p: Prompt) -> Completion:
+                c = await ask(p)
+                got.judged[i] = (p, c)
+                return c
+
+            return ask_kept
+
         return list(await asyncio.gather(*(
-            sessions[row.mode].ajudge(row.item, row.completion, views[i], got.verdicts[i][-1], ask)
+            sessions[row.mode].ajudge(row.item, row.completion, views[i], got.verdicts[i][-1], kept(i))
             for i, row in enumerate(got.rows))))
 
 
