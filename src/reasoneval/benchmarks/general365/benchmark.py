@@ -36,7 +36,6 @@ from .options import G365Options
 from .prompts import PROMPT_VERSION, equivalence_prompt, query_prompt
 
 MODES = ("paper", "cascade")
-JUDGE_PARAMS = GenParams(max_tokens=1024, temperature=0.0)
 _META_KEYS = ("answer_type", "categories", "seed_id", "is_seed")
 
 
