@@ -113,17 +113,14 @@ class ModelWorker:
     async def ready(self) -> dict[str, Any]:
         import socket
 
-        from ..models.preflight import check_reachable
+        from .lifecycle import make_ready
 
         info: dict[str, Any] = {"host": socket.gethostname(), "pid": os.getpid(), "error": self.error}
         if self.backend is not None:
             info.update(max_concurrency=int(self.backend.max_concurrency),
                         supports_images=bool(getattr(self.backend, "supports_images", False)))
             try:  # engines in a process of their own load now; HTTP backends: can this worker reach a replica?
-                start = getattr(self.backend, "start", None)
-                if start is not None:
-                    await start()
-                await check_reachable(self.backend)
+                await make_ready(self.backend)
             except ModelError as e:
                 info["error"] = str(e)
         return info
