@@ -3,7 +3,7 @@
     python bench/report_screenshot.py [--store PATH] [--run RUN_ID ...]
     python bench/report_screenshot.py --models 1 --models 8 --models 60
 
-With ``--models N`` it generates N models' runs (``reasoneval.testing.report_runs.fill_models``: KOR-Bench
+With ``--models N`` it generates N models' runs (``tests/report/report_runs.py``'s ``fill_models``: KOR-Bench
 zero-shot, trick, self-correction, sub-steps and FineReason state checking per model, written through
 RunStore) into bench/out/models-N/, writes that report and screenshots of every plot as the browser draws it
 (plots/<key>.png), and prints each plot's size on the page and the problems the browser check finds (data
@@ -107,9 +107,8 @@ def plot_screenshots(html: Path, out_dir: Path) -> list[dict[str, object]]:
 
 
 def models_report(n: int, out: Path) -> None:
-    from reasoneval.testing.report_runs import fill_models
-
     sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "report"))
+    from report_runs import fill_models  # the test helper that writes many models' runs
     from test_plots_scale_browser import problems  # the checks the browser test makes
 
     d = out / f"models-{n}"

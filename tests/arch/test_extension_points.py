@@ -1,7 +1,7 @@
 """The generic layers reach a benchmark only through the extension points of ``core/benchmark.py``: a plugin
 benchmark from outside the package gets its paper tables into the report, its dataset tables into ``stats``,
-its release into the Hub layer, its build step into the catalogue, its figures into the HTML plots and its
-commands into the CLI."""
+its release into the Hub layer, its build step into the catalogue, its figures into the HTML plots, its
+commands into the CLI and its training rewards into ``reasoneval.rewards``."""
 
 from __future__ import annotations
 
@@ -78,6 +78,11 @@ class HookBench(Benchmark):
         @groups.generate.command("hooks")
         def gen(n: int = 1) -> None:
             typer.echo(f"{n} hooks item(s)")
+
+    def rewards(self):
+        return {"hooks_reward": lambda prompts=None, completions=None, **cols: [float(c == "A") for c in completions],
+                "verl.compute_score": lambda source, text, truth, extra=None: float(text.strip() == truth),
+                "verl.verl_row": lambda row, index, split="train": {"data_source": "hooks", "index": index}}
 '''
 
 
@@ -105,6 +110,27 @@ def test_report_stats_hub_and_builder_ask_the_benchmark(plugin: Path) -> None:
     assert [t.title for t in dataset_tables("hooks", "x.jsonl")] == ["hooks release statistics"]
     assert releases.release("hooks-data").repo_id == "org/hooks"
     assert "hooks-step" in all_steps()
+
+
+def test_rewards_ask_the_benchmark(plugin: Path) -> None:
+    import reasoneval.rewards as rewards
+    from reasoneval.rewards import plugins
+
+    plugins.by_name.cache_clear()
+    plugins.for_source.cache_clear()
+    try:
+        assert rewards.hooks_reward(completions=["A", "B"]) == [1.0, 0.0]  # a TRL reward by its public name
+        assert rewards.compute_score("hooks", " yes ", "yes") == 1.0  # verl: the row's data_source decides
+        assert rewards.compute_score("hooks", "no", "yes") == 0.0
+        assert rewards.compute_score("openai/gsm8k", "... #### 18", "18") == 1.0  # any other source: math
+        assert rewards.verl_row({"source": "hooks", "prompt": []}, 3) == {"data_source": "hooks", "index": 3}
+        assert rewards.verl_row({"source": "other", "prompt": [], "gold": "2"}, 0)["reward_model"] == {
+            "style": "rule", "ground_truth": "2"}
+        with pytest.raises(AttributeError, match="nor does any benchmark's rewards"):
+            rewards.no_such_reward  # noqa: B018
+    finally:
+        plugins.by_name.cache_clear()
+        plugins.for_source.cache_clear()
 
 
 def test_html_plots_ask_the_benchmark(plugin: Path) -> None:

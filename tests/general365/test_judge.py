@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from reasoneval.scoring.judge import EQUIVALENCE_TEMPLATE, equivalence_prompt, judge_audit, parse_conclusion
+from reasoneval.benchmarks.general365.prompts import EQUIVALENCE_TEMPLATE, equivalence_prompt
+from reasoneval.scoring.judge import judge_audit, parse_conclusion
 
 FIX = Path(__file__).parents[1] / "fixtures" / "general365"
 PAPER_JUDGE = (  # General365 Appendix B, Example 14, as printed (line breaks flattened)

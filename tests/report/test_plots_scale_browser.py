@@ -1,6 +1,6 @@
 """The report's plots for 1, 8 and 60 models, measured in headless Chromium as a reader sees them.
 
-Each model has the runs every plot draws from (``reasoneval.testing.report_runs``: KOR-Bench zero-shot, trick,
+Each model has the runs every plot draws from (``report_runs.py`` here: KOR-Bench zero-shot, trick,
 self-correction, sub-steps; FineReason state checking), stored through ``RunStore`` and read back with
 ``collect.view``, so 60 models are ~300 runs. For every plot image in the page, with the browser's own scale
 (rendered size over the PNG's size) applied to the layout the figure recorded (``data-layout``):
@@ -25,10 +25,10 @@ from typing import Any
 
 import pytest
 from report_fixtures import CHROMIUM_ARGS, chromium_or_skip
+from report_runs import fill_models
 
 from reasoneval.report import collect
 from reasoneval.store.sqlite import RunStore
-from reasoneval.testing.report_runs import fill_models
 
 pytest.importorskip("matplotlib")
 pytestmark = pytest.mark.browser

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from rewardrows import as_model, columns, wrong
 
-from reasoneval.rewards import finereason_reward, math_reward, score_rows
+from reasoneval.benchmarks.finereason.rewards import score_rows
+from reasoneval.rewards import finereason_reward, math_reward
 from reasoneval.rewards.extract import completion_text, final_answer
 from reasoneval.rewards.math import math_verdict
 
@@ -88,7 +89,7 @@ def test_bad_columns_are_one_line_errors(mix_rows: list[dict[str, Any]]) -> None
 
 
 def test_one_call_is_time_bounded_whatever_the_completions_hold(mix_rows: list[dict[str, Any]]) -> None:
-    from reasoneval.rewards import puzzle as P
+    from reasoneval.benchmarks.finereason import reward_sandbox as P
 
     bomb = "\\boxed{9^{9^{9^{9^{9^{9}}}}}}"  # SymPy would compute this for ever
     math_rows = [r for r in mix_rows if r["source"] == "math"][:8]

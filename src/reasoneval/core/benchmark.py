@@ -225,6 +225,16 @@ class Benchmark(ABC):
         """The Hub releases this benchmark reads (name -> ``hub.releases.ReleaseSpec``), for ``reasoneval data``."""
         return {}
 
+    # ---------------------------------------------------------------- RL training rewards
+
+    def rewards(self) -> Mapping[str, Callable[..., Any]]:
+        """Reward functions for RL training on this benchmark's data (``reasoneval.rewards``). By name: TRL's
+        ``f(prompts, completions, **columns) -> list[float]``, importable as ``reasoneval.rewards.<name>``;
+        ``"verl.compute_score"``: verl's ``(data_source, solution_str, ground_truth, extra_info) -> float`` for
+        rows whose ``data_source`` is this benchmark's name; ``"verl.verl_row"``: ``(row, index, split) -> dict``,
+        an exported row whose ``source`` is this benchmark's name in verl's schema. Default: none."""
+        return {}
+
 
 class BatchScorer(ABC):
     """Scores a batch of outside completions: ``submit`` starts one verdict and returns the function that

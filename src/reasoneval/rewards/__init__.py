@@ -1,14 +1,27 @@
-"""Rewards for RL training on FineReason's mix (paper section 5), in the conventions trainers call.
+"""Rewards for RL training, in the conventions trainers call.
 
-* TRL: :func:`finereason_reward` and :func:`math_reward`, ``f(prompts, completions, **columns) -> list[float]``;
-* verl: :func:`compute_score` ``(data_source, solution_str, ground_truth, extra_info=None) -> float``.
+* TRL: :func:`math_reward`, ``f(prompts, completions, **columns) -> list[float]``, and every benchmark's own
+  reward functions by name (``Benchmark.rewards()``; e.g. ``from reasoneval.rewards import finereason_reward``);
+* verl: :func:`compute_score` ``(data_source, solution_str, ground_truth, extra_info=None) -> float`` and
+  :func:`verl_row` (a benchmark's rows go to its own verl scorer by their ``data_source``).
 
-Puzzle rows are judged by the puzzle engines, math rows by math-verify; both in time-bounded sandbox workers,
+Math rows are judged by math-verify, a benchmark's rows by its own code; all in time-bounded sandbox workers,
 and nothing a model writes is executed. The workers are forked from a fork server, so a training script keeps
 its top-level work under ``if __name__ == "__main__":`` (as with any multiprocessing start method but fork).
 """
 
-from .functions import RowReward, finereason_reward, math_reward, score_rows
+from typing import Any
+
+from .functions import RowReward, math_reward
+from .plugins import by_name
 from .verl import compute_score, verl_row
 
-__all__ = ["RowReward", "compute_score", "finereason_reward", "math_reward", "score_rows", "verl_row"]
+__all__ = ["RowReward", "compute_score", "math_reward", "verl_row"]
+
+
+def __getattr__(name: str) -> Any:
+    """A benchmark's own reward function (``Benchmark.rewards()``), e.g. ``reasoneval.rewards.<name>``."""
+    fn = by_name(name) if not name.startswith("_") else None
+    if fn is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r} (nor does any benchmark's rewards())")
+    return fn

@@ -1,47 +1,38 @@
 """verl's reward convention: ``compute_score(data_source, solution_str, ground_truth, extra_info=None)``.
 
-Point verl's ``custom_reward_function.path`` at this module (``name: compute_score``). Rows made by
-:func:`verl_row` from ``reasoneval finereason export`` lines (``export --format verl`` writes them) carry:
-
-* puzzle rows: ``data_source = "finereason"``, ``ground_truth`` = JSON ``{"puzzle", "task", "state"}``;
-* math rows: ``data_source = "math"`` (any other source name is read as math too), ``ground_truth`` = the
-  gold final answer.
+Point verl's ``custom_reward_function.path`` at this module (``name: compute_score``). A row whose
+``data_source`` names a benchmark with its own verl scorer (``Benchmark.rewards()["verl.compute_score"]``, e.g.
+FineReason's puzzle rows) is scored by it; any other row has a gold final answer (``ground_truth``), decided
+by math-verify. :func:`verl_row` turns an exported training row into verl's RL schema
+(``reasoneval finereason export --format verl`` writes them).
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from . import math as M
-from . import puzzle as P
-
-PUZZLE_SOURCE = "finereason"
+from .plugins import for_source
 
 
 def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any = None) -> float:
     """1.0 or 0.0 for one completion (time-bounded, never executes the completion)."""
-    if data_source == PUZZLE_SOURCE:
-        gt = json.loads(ground_truth) if isinstance(ground_truth, str) else ground_truth
-        if not isinstance(gt, dict) or gt.get("task") not in P.TASKS or not isinstance(gt.get("puzzle"), str):
-            raise ValueError("finereason ground_truth must be {'puzzle', 'task', 'state'} "
-                             f"with task in {P.TASKS}")
-        rec = P.parse_state(gt.get("state"), "ground_truth")
-        return P.result(P.submit(gt["puzzle"], gt["task"], rec, str(solution_str))).reward
+    own = for_source(str(data_source), "verl.compute_score")
+    if own is not None:
+        return float(own(data_source, solution_str, ground_truth, extra_info))
     gold = None if ground_truth is None else str(ground_truth)
     return M.math_verdict(gold, str(solution_str)).reward
 
 
 def verl_row(row: dict[str, Any], index: int, split: str = "train") -> dict[str, Any]:
-    """One ``finereason export`` line in verl's RL parquet schema."""
-    if row.get("source") == "math" or row.get("task") == "math":
-        source, ability = "math", "math"
-        truth: Any = M.gold_of(row.get("gold"), row.get("answer"))
-    else:
-        source, ability = PUZZLE_SOURCE, "puzzle"
-        truth = json.dumps({"puzzle": row.get("puzzle"), "task": row.get("task"), "state": row.get("state")},
-                           ensure_ascii=False)
-    return {"data_source": source, "prompt": row["prompt"], "ability": ability,
-            "reward_model": {"style": "rule", "ground_truth": truth},
+    """One exported training row in verl's RL parquet schema: the benchmark named by its ``source`` column
+    writes it when it has a ``verl.verl_row``; else a row with a gold final answer (``gold``, or the final
+    answer of ``answer``), its ``source`` as ``data_source`` and its ``task`` as ``ability``."""
+    own = for_source(str(row.get("source")), "verl.verl_row")
+    if own is not None:
+        out: dict[str, Any] = own(row, index, split)
+        return out
+    return {"data_source": row.get("source"), "prompt": row["prompt"], "ability": row.get("task") or row.get("source"),
+            "reward_model": {"style": "rule", "ground_truth": M.gold_of(row.get("gold"), row.get("answer"))},
             "extra_info": {"split": split, "index": index, "task": row.get("task"), "puzzle": row.get("puzzle"),
                            "answer": row.get("answer")}}

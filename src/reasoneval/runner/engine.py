@@ -16,15 +16,14 @@ from ..core.benchmark import Benchmark, Turn
 from ..core.hashing import CacheKeyer, canonical_json
 from ..core.response import Response
 from ..core.safetext import server_text
-from ..core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
-from ..core.verdicts import Method
+from ..core.types import Completion, GenParams, Item, Prompt, Verdict
 from ..models.base import ModelBackend, ModelError, prompt_has_images
 from ..models.ratelimit import Lease, Slots
 from ..store.sqlite import RunStore
 from .batcher import Batcher
 from .progress import RunProgress
 from .sample import limit_items
-from .scoring import judged_verdict, response_of, score_completion, score_now
+from .session import JUDGE_PARAMS, Ask, ScoringSession
 from .spec import RunSpec
 
 SCORER = "default"
@@ -109,6 +108,7 @@ class Runner:
         self.progress_enabled = progress
         self._gen = _generator(backend)
         self._judge_gen = _generator(judge) if judge is not None else None
+        self.session = ScoringSession(bench, spec.mode)
         self._score_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="score")
         #: requests in flight; a unit holds a slot only while it waits for the model, never while it is
         #: scored, so slow scoring (a SymPy bomb, a backlog) never stops requests from going out; a backend that
@@ -166,15 +166,15 @@ class Runner:
         return p
 
     def _score_sync(self, item: Item, comp: Completion) -> tuple[Verdict, Response]:
-        r = response_of(comp)  # the one view of this output: the scorer and the judge both get it
-        return score_completion(self.bench, item, comp, self.spec.mode, r), r
+        r = self.session.view(comp)  # the one view of this output: the scorer and the judge both get it
+        return self.session.score(item, comp, r), r
 
     async def _score(self, item: Item, comp: Completion) -> tuple[Verdict, Response]:
         # most verdicts are a few string operations: made here, they cost less than the hand-off to a thread
         # and back; one that waits (SymPy) or a long output (a hostile one may be megabytes) goes to a thread
         if len(comp.text) + len(comp.reasoning or "") <= INLINE_SCORE_CHARS:
-            r = response_of(comp)
-            v = score_now(self.bench, item, comp, self.spec.mode, r)
+            r = self.session.view(comp)
+            v = self.session.score_now(item, comp, r)
             if v is not None:
                 return v, r
         loop = asyncio.get_running_loop()
@@ -201,7 +201,8 @@ class Runner:
                 await self.store.aput_completion(run_id, item.key, sample, t, "answer", item.subset, prompt,
                                                  key, comp, cache=not hit, prompt_json=pj)
             verdict, response = await self._score(item, comp)
-            verdict = await self._maybe_judge(run_id, item, sample, t, comp, response, verdict, judged, res)
+            verdict = await self.session.ajudge(item, comp, response, verdict,
+                                                self._asker(run_id, item, sample, t, judged, res))
             self.store.put_verdict(run_id, item.key, sample, t, SCORER, verdict, buffered=True)
             turns.append(Turn(prompt, comp, verdict))
             if comp.error is not None:
@@ -213,24 +214,23 @@ class Runner:
             res.errors += 1
         prog.advance(error=any_error, cached=cached_only and not any_error)
 
-    async def _maybe_judge(self, run_id: str, item: Item, sample: int, turn: int, comp: Completion,
-                           response: Response, verdict: Verdict, judged: dict[int, Completion],
-                           res: RunResult) -> Verdict:
-        if comp.error is not None or verdict.method == Method.TRUNCATED:
-            return verdict
-        jp = self.bench.judge_prompt(item, response.final, self.spec.mode)
-        if jp is None:
-            return verdict
-        if self._judge_gen is None or self.judge is None:
-            return Verdict(Outcome.UNANSWERABLE, verdict.extracted, Method.JUDGE_MISSING,
-                           {**verdict.detail, "note": "this item needs --judge"})
-        jc = judged.get(turn)
-        if jc is None:
-            jparams = GenParams(max_tokens=1024, temperature=0.0)
-            jc, key, hit, _, pj = await self._call(self._judge_gen, self.judge.spec, jp, jparams, 0, res)
-            await self.store.aput_completion(run_id, item.key, sample, turn, "judge", item.subset, jp, key, jc,
-                                             cache=not hit, prompt_json=pj)
-        return judged_verdict(self.bench, item, response, self.spec.mode, verdict, jc)
+    def _asker(self, run_id: str, item: Item, sample: int, turn: int, judged: dict[int, Completion],
+               res: RunResult) -> Ask | None:
+        """How this turn asks the judge: its stored answer when the run has one (a resumed run), else a call
+        (cached and stored like any completion); None without ``--judge``."""
+        judge_gen, judge = self._judge_gen, self.judge
+        if judge_gen is None or judge is None:
+            return None
+
+        async def ask(jp: Prompt) -> Completion:
+            jc = judged.get(turn)
+            if jc is None:
+                jc, key, hit, _, pj = await self._call(judge_gen, judge.spec, jp, JUDGE_PARAMS, 0, res)
+                await self.store.aput_completion(run_id, item.key, sample, turn, "judge", item.subset, jp, key,
+                                                 jc, cache=not hit, prompt_json=pj)
+            return jc
+
+        return ask
 
     def _check_modalities(self, items: list[Item]) -> None:
         if getattr(self.backend, "supports_images", True):

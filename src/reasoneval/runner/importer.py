@@ -21,7 +21,7 @@ from typing import Any
 
 from ..core.benchmark import Benchmark, OutsideRow
 from ..core.errors import DataError
-from ..core.types import GenParams
+from ..core.types import Completion, GenParams, Item, Prompt
 from ..hub.cache import sha256_file
 from ..store.imported import ImportRow, put_imported
 from ..store.sqlite import RunStore
@@ -86,7 +86,9 @@ def import_rows(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRow | D
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return ImportResult(_store_groups(bench, store, got, groups, hashes, prompt_cache, runs, origin), got.errors)
+        judge = getattr(options.get("judge"), "spec", None)  # a judged import is another run, as a judged run is
+        return ImportResult(_store_groups(bench, store, got, groups, hashes, prompt_cache, runs, origin, judge),
+                            got.errors)
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -94,7 +96,7 @@ def import_rows(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRow | D
 
 def _store_groups(bench: Benchmark, store: RunStore, got: OutsideScores, groups: dict[tuple[str, str], list[int]],
                   hashes: dict[str, str], prompt_cache: dict[Any, str], runs: list[ImportedRun],
-                  origin: str) -> list[ImportedRun]:
+                  origin: str, judge: str | None = None) -> list[ImportedRun]:
     for (source, mode), idxs in groups.items():
         files = sorted({_source_file(got.rows[i]) for i in idxs})
         for f in files:
@@ -104,7 +106,7 @@ def _store_groups(bench: Benchmark, store: RunStore, got: OutsideScores, groups:
         prov = [{"file": Path(f).name, "sha256": hashes[f]} for f in files]
         subsets = sorted({got.rows[i].item.subset for i in idxs})
         spec = RunSpec(bench.name, None if _covers(bench, mode, subsets) else ",".join(subsets), mode,
-                       source, GenParams(), options=bench.options, data_version=bench.data_version(),
+                       source, GenParams(), judge=judge, options=bench.options, data_version=bench.data_version(),
                        origin={"kind": "import", "origin": origin, "files": prov})
         run_id = spec.run_id()
         keys = {(got.rows[i].item.key, got.rows[i].sample) for i in idxs}
@@ -117,6 +119,7 @@ def _store_groups(bench: Benchmark, store: RunStore, got: OutsideScores, groups:
         record["params"] = {}
         record["params_unknown"] = True
         out: list[ImportRow] = []
+        judged: list[tuple[Item, int, int, Prompt, Completion]] = []
         seen: dict[tuple[str, int], int] = {}
         for i in idxs:
             row = got.rows[i]
@@ -127,11 +130,15 @@ def _store_groups(bench: Benchmark, store: RunStore, got: OutsideScores, groups:
             else:
                 seen[k] = 0
                 sample = row.sample
+            if i in got.judged:  # the judge's answer, stored as a run stores it (``score`` reads it again)
+                judged.append((row.item, sample, len(row.earlier), *got.judged[i]))
             prompts = [None] * len(row.earlier) + [row.prompt]
             out.append((row.item, sample, list(zip(prompts, [*row.earlier, row.completion], got.verdicts[i],
                                                    strict=True))))
         store.upsert_run(run_id, bench.name, spec.subset or "*", mode, source, record)
         n = put_imported(store, run_id, out, SCORER, prompt_cache)
+        for item, sample, turn, jp, jc in judged:
+            store.put_completion(run_id, item.key, sample, turn, "judge", item.subset, jp, "", jc)
         store.set_status(run_id, "complete")
         runs.append(ImportedRun(run_id, source, mode, len(out), n, False, prov))
     return runs

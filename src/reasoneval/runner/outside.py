@@ -3,7 +3,8 @@
 A benchmark supplies only an adapter, ``outside_rows(paths, options)``, that turns outside files into
 :class:`~reasoneval.core.benchmark.OutsideRow` (item, mode, completion) — or a ``DataError`` for a row it
 cannot use — and, optionally, ``outside_json(row, verdict)`` for its JSON-lines fields. This module owns the
-rest, exactly as a run does: the response view, scoring, the judge (batched, bounded concurrency),
+rest, exactly as a run does: one :class:`~reasoneval.runner.session.ScoringSession` per mode (the response
+view, scoring, the judge gate; the judge's calls batched, bounded concurrency),
 summarising (``summarize_outside``, by default ``summarize`` per mode), and ``--diff`` (rendering is the CLI's, ``cli/rescore.py``) (the rows
 whose verdict differs between the two values of a ``scoring`` option, with the benchmark's ``diff_reason``).
 A benchmark whose scoring is cheaper in bulk (KOR-Bench schedules SymPy on the worker pool while the rest
@@ -24,11 +25,11 @@ from typing import Any
 from ..core.benchmark import Benchmark, OutsideRow, ScoredRow, Turn, decided
 from ..core.errors import DataError
 from ..core.response import Response
-from ..core.types import Completion, GenParams, Outcome, Prompt, Verdict
-from ..core.verdicts import Method
-from .scoring import judged_verdict, response_of, score_later
-
-JUDGE_PARAMS = GenParams(max_tokens=1024, temperature=0.0)
+from ..core.types import Completion, Prompt, Verdict
+from ..models.base import ModelBackend
+from .lifecycle import serving
+from .scoring import response_of
+from .session import JUDGE_PARAMS, Ask, ScoringSession
 
 
 @dataclass
@@ -38,6 +39,8 @@ class OutsideScores:
     rows: list[OutsideRow] = field(default_factory=list)
     verdicts: list[list[Verdict]] = field(default_factory=list)
     errors: list[DataError] = field(default_factory=list)
+    #: row index -> the judge's prompt and completion of its final turn (rows the judge was asked about)
+    judged: dict[int, tuple[Prompt, Completion]] = field(default_factory=dict)
 
     def scored(self, i: int) -> ScoredRow:
         row = self.rows[i]
@@ -55,10 +58,12 @@ class OutsideScores:
 
 def score_outside(bench: Benchmark, rows: Iterable[OutsideRow | DataError], options: Mapping[str, Any]
                   ) -> OutsideScores:
-    """Every turn of every row through the response view and the scorer — batched when the benchmark has a
-    batch scorer (work is started as rows are read, finished at the end) — then the judge on final turns."""
+    """Every turn of every row through the scoring session (the response view and the scorer, batched when
+    the benchmark has a batch scorer: work is started as rows are read, finished at the end), then the judge
+    gate on final turns. ``options["judge"]``: a loaded judge backend or None; it is closed here."""
     got = OutsideScores()
     batch = bench.batch_scorer()
+    sessions: dict[str, ScoringSession] = {}
     pending: list[list[Callable[[], Verdict]]] = []
     views: list[Response] = []  # of final turns, for the judge
     # Bulk JSON decoding allocates millions of acyclic objects; the cyclic collector would repeatedly traverse
@@ -71,50 +76,65 @@ def score_outside(bench: Benchmark, rows: Iterable[OutsideRow | DataError], opti
                 got.errors.append(row)
                 continue
             got.rows.append(row)
-            view = response_of(row.completion)
+            s = sessions.get(row.mode) or sessions.setdefault(row.mode, ScoringSession(bench, row.mode))
+            view = s.view(row.completion)
             views.append(view)
-            pending.append([*(score_later(bench, batch, row.item, c, row.mode) for c in row.earlier),
-                            score_later(bench, batch, row.item, row.completion, row.mode, view)])
+            pending.append([*(s.score_later(batch, row.item, c) for c in row.earlier),
+                            s.score_later(batch, row.item, row.completion, view)])
         got.verdicts = [[f() for f in fs] for fs in pending]
     finally:
         if gc_was_enabled:
             gc.enable()
         if batch is not None:
             batch.close()
-    if type(bench).judge_prompt is not Benchmark.judge_prompt:  # a benchmark that may ask a judge
-        finals = _judge(bench, got.rows, views, [vs[-1] for vs in got.verdicts], options.get("judge"),
-                        int(options.get("judge_concurrency") or 16))
-        for vs, v in zip(got.verdicts, finals, strict=True):
-            vs[-1] = v
-    elif options.get("judge") is not None:
-        asyncio.run(_close(options["judge"]))
+    judge = options.get("judge")
+    if not any(s.may_judge for s in sessions.values()):  # no answer can go to a judge
+        if judge is not None:
+            asyncio.run(judge.aclose())
+        return got
+    if judge is None:  # the answers the gate sends to the judge are judge-missing
+        finals = [sessions[row.mode].after_judge(row.item, row.completion, views[i], got.verdicts[i][-1], None)
+                  for i, row in enumerate(got.rows)]
+    else:
+        finals = asyncio.run(_judge_finals(sessions, got, views, judge,
+                                           int(options.get("judge_concurrency") or 16)))
+    for vs, v in zip(got.verdicts, finals, strict=True):
+        vs[-1] = v
     return got
 
 
-def _judge(bench: Benchmark, rows: list[OutsideRow], views: list[Response], verdicts: list[Verdict], judge: Any,
-           concurrency: int) -> list[Verdict]:
-    verdicts = list(verdicts)
-    pending: list[tuple[int, Prompt]] = []
-    for i, row in enumerate(rows):
-        r = views[i]
-        v = verdicts[i]
-        if row.completion.error is None and v.method != Method.TRUNCATED:
-            jp = bench.judge_prompt(row.item, r.final, row.mode)
-            if jp is not None:
-                pending.append((i, jp))
-    if judge is not None and pending:
-        replies = asyncio.run(_judge_all(judge, [jp for _, jp in pending], concurrency))
-        for (i, _), reply in zip(pending, replies, strict=True):
-            verdicts[i] = judged_verdict(bench, rows[i].item, views[i], rows[i].mode, verdicts[i], reply)
-    else:
-        for i, _ in pending:  # as in a run without --judge: these items need the judge
-            v = verdicts[i]
-            verdicts[i] = Verdict(Outcome.UNANSWERABLE, v.extracted, Method.JUDGE_MISSING,
-                                  {**v.detail, "rule_outcome": v.outcome.value, "rule_method": str(v.method),
-                                   "note": "this answer needs the LLM judge (--judge)"})
-        if judge is not None:
-            asyncio.run(_close(judge))
-    return verdicts
+async def _judge_finals(sessions: Mapping[str, ScoringSession], got: OutsideScores, views: list[Response],
+                        judge: ModelBackend, concurrency: int) -> list[Verdict]:
+    """The final turns' verdicts after the judge gate, the judge's calls made at once (at most ``concurrency``
+    in flight) while the judge is served (started, checked, closed: :func:`~reasoneval.runner.lifecycle.serving`)."""
+    async with serving(judge):
+        ask = bounded_ask(judge, concurrency)
+
+        def kept(i: int) -> Ask:  # the call is kept with the row (``import`` stores it, as a run does)
+            async def ask_kept(p: Prompt) -> Completion:
+                c = await ask(p)
+                got.judged[i] = (p, c)
+                return c
+
+            return ask_kept
+
+        return list(await asyncio.gather(*(
+            sessions[row.mode].ajudge(row.item, row.completion, views[i], got.verdicts[i][-1], kept(i))
+            for i, row in enumerate(got.rows))))
+
+
+def bounded_ask(judge: ModelBackend, concurrency: int) -> Ask:
+    """Asks ``judge`` with at most ``concurrency`` calls in flight; a failed call is an error completion."""
+    sem = asyncio.Semaphore(max(1, concurrency))
+
+    async def ask(p: Prompt) -> Completion:
+        async with sem:
+            try:
+                return await judge.generate(p, JUDGE_PARAMS)
+            except Exception as e:  # a failed judge call is an error verdict, not a crash
+                return Completion(error=f"{e.__class__.__name__}: {e}")
+
+    return ask
 
 
 def scoring_values(bench: Benchmark) -> tuple[str, ...]:
@@ -145,26 +165,3 @@ def diff_lines(bench: Benchmark, got: OutsideScores, options: Mapping[str, Any])
         lines.append(f"{row.source}\t{row.item.subset}\t{row.mode}\t{row.item.id}\t{arrow}\t"
                      f"{a}={va.extracted!r} {b}={vb.extracted!r}\t{reason}")
     return [f"{a} vs {b}: {len(lines)} disagreements in {len(got.rows)} items", *lines]
-
-
-async def _judge_all(judge: Any, prompts: list[Prompt], concurrency: int) -> list[Completion]:
-    sem = asyncio.Semaphore(max(1, concurrency))
-
-    async def one(p: Prompt) -> Completion:
-        async with sem:
-            try:
-                c: Completion = await judge.generate(p, JUDGE_PARAMS)
-                return c
-            except Exception as e:  # a failed judge call is an error verdict, not a crash
-                return Completion(error=f"{e.__class__.__name__}: {e}")
-
-    try:
-        return list(await asyncio.gather(*(one(p) for p in prompts)))
-    finally:
-        await _close(judge)
-
-
-async def _close(judge: Any) -> None:
-    close = getattr(judge, "aclose", None)
-    if close is not None:
-        await close()

@@ -38,7 +38,8 @@ from ..core.benchmark import Benchmark
 from ..core.types import Completion, GenParams, Prompt
 from ..models.base import ModelBackend, ModelError
 from ..store.sqlite import RunStore
-from .engine import Runner, RunResult, _generator
+from .engine import RunResult, _generator
+from .local import run_local
 from .spec import RunSpec
 
 INSTALL_HINT = "the ray executor needs Ray: pip install 'reasoneval[ray]'"
@@ -112,17 +113,14 @@ class ModelWorker:
     async def ready(self) -> dict[str, Any]:
         import socket
 
-        from ..models.preflight import check_reachable
+        from .lifecycle import make_ready
 
         info: dict[str, Any] = {"host": socket.gethostname(), "pid": os.getpid(), "error": self.error}
         if self.backend is not None:
             info.update(max_concurrency=int(self.backend.max_concurrency),
                         supports_images=bool(getattr(self.backend, "supports_images", False)))
             try:  # engines in a process of their own load now; HTTP backends: can this worker reach a replica?
-                start = getattr(self.backend, "start", None)
-                if start is not None:
-                    await start()
-                await check_reachable(self.backend)
+                await make_ready(self.backend)
             except ModelError as e:
                 info["error"] = str(e)
         return info
@@ -436,20 +434,6 @@ def _is_client(ray: Any) -> bool:
         return False
 
 
-async def _drive(bench: Benchmark, spec: RunSpec, store: RunStore, backend: RayBackend,
-                 retry_errors: bool, progress: bool) -> RunResult:
-    from ..models.registry import load_model
-
-    judge = load_model(spec.judge, seed=spec.seed) if spec.judge else None
-    try:
-        runner = Runner(bench, spec, store, backend, judge, concurrency=backend.max_concurrency,
-                        progress=progress)
-        return await runner.run(retry_errors=retry_errors)
-    finally:
-        if judge is not None:
-            await judge.aclose()
-
-
 def run_ray(bench: Benchmark, spec: RunSpec, store: RunStore, workers: int = 2, address: str | None = None,
             retry_errors: bool = False, progress: bool = True, *, num_cpus: int | None = None,
             actor_options: dict[str, Any] | None = None, concurrency: int | None = None,
@@ -467,7 +451,9 @@ def run_ray(bench: Benchmark, spec: RunSpec, store: RunStore, workers: int = 2, 
         backend = start_workers(spec.model, workers, spec.seed, local_cpus=local_cpus,
                                 actor_options=actor_options, concurrency=concurrency,
                                 start_timeout_s=start_timeout_s)
-        res = asyncio.run(_drive(bench, spec, store, backend, retry_errors, progress))
+        # the judge, the engine and the store exactly as a local run has them, Ray's workers as the model
+        res = asyncio.run(run_local(bench, spec, store, backend.max_concurrency, retry_errors, progress,
+                                    backend=backend))
         res.extra["executor"] = "ray"
         res.extra["workers"] = backend.worker_stats()
         for s in res.extra["workers"]:

@@ -10,7 +10,7 @@ from ..core.verdicts import Method
 from ..store.imported import stored_items
 from ..store.sqlite import RunStore
 from .engine import SCORER, load_items
-from .scoring import judged_verdict, response_of, score_completion
+from .session import ScoringSession
 from .spec import RunSpec
 
 
@@ -38,6 +38,8 @@ def rescore_run(store: RunStore, run: dict[str, Any]) -> int:
     # against its benchmark's data
     items: dict[str, Item] = {it.key: it for it in (stored_items(store, run["run_id"]) or load_items(bench, spec))}
     judged = {(c.item_key, c.sample, c.turn): c.completion for c in store.completions(run["run_id"], "judge")}
+    # as the run made them: the judge's stored answers; an answer that needs one the run has not: judge-missing
+    session = ScoringSession(bench, spec.mode)
     n = 0
     for c in store.completions(run["run_id"], "answer"):
         item = items.get(c.item_key)
@@ -45,11 +47,7 @@ def rescore_run(store: RunStore, run: dict[str, Any]) -> int:
             v = Verdict(Outcome.UNANSWERABLE, method=Method.ITEM_MISSING,
                         detail={"error": f"item {c.item_key} is not in the current data"})
         else:
-            r = response_of(c.completion)
-            v = score_completion(bench, item, c.completion, spec.mode, r)
-            jc = judged.get((c.item_key, c.sample, c.turn))
-            if v.method != Method.TRUNCATED and c.completion.error is None:
-                v = judged_verdict(bench, item, r, spec.mode, v, jc)
+            v = session.verdict(item, c.completion, judged.get((c.item_key, c.sample, c.turn)))
         store.put_verdict(run["run_id"], c.item_key, c.sample, c.turn, SCORER, v, buffered=True)
         n += 1
     store.flush()

@@ -1,7 +1,7 @@
 """Turning a stored completion into a verdict: errors, reasoning sections and truncation first.
 
 The runner builds the :class:`~reasoneval.core.response.Response` view once per completion; the scorer and
-the judge both get that view (``run``, ``score`` and ``rescore`` all come through here).
+the judge both get that view. The judge gate on top of these: :mod:`reasoneval.runner.session`.
 """
 
 from __future__ import annotations
@@ -77,12 +77,3 @@ def _viewed(v: Verdict, r: Response) -> Verdict:
                        detail={**v.detail, "would_be": v.outcome.value, "scored_by": str(v.method)})
     return v
 
-
-def judged_verdict(bench: Benchmark, item: Item, r: Response, mode: str, verdict: Verdict,
-                   judge: Completion | None) -> Verdict:
-    """The verdict after the judge's answer (``judge``), or ``verdict`` when there is none."""
-    if judge is None:
-        return verdict
-    if judge.error is not None:
-        return Verdict(Outcome.ERROR, verdict.extracted, Method.JUDGE_ERROR, {"error": judge.error})
-    return bench.score_judged(item, r.final, mode, judge.text)

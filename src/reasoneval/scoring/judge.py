@@ -1,9 +1,9 @@
 """LLM-judge helpers: the answer-equivalence prompt, verdict parsing, and judge-vs-human audits.
 
-The prompt is General365's grading template (paper Appendix B, Example 14); its line breaks are
-flattened in the paper and reconstructed here. The judge must end with ``### Conclusion: Correct`` or
-``### Conclusion: Incorrect``; the last such line counts, and a reply without one is "unparseable"
-(counted on its own, never silently as wrong or right).
+The prompt is a benchmark's own template (problem, reference answer, student answer) filled in; the
+benchmark passes it. The judge must end with ``### Conclusion: Correct`` or ``### Conclusion: Incorrect``;
+the last such line counts, and a reply without one is "unparseable" (counted on its own, never silently as
+wrong or right).
 
 ``judge_audit(pred_path, human_path)`` compares judge verdicts (e.g. ``reasoneval rescore ... --jsonl``
 output: ``{"id", "correct", "method", ...}``) with human labels (``{"id", "correct": true|false}`` or
@@ -22,17 +22,6 @@ from typing import Any
 from ..core.benchmark import Table
 from ..core.types import Prompt
 
-EQUIVALENCE_TEMPLATE = (
-    "For the following problem, we have the reference answer and the student’s answer. Determine whether "
-    "the student’s answer is equivalent to the reference answer. If equivalent, output \"Correct\". If not "
-    "equivalent, output \"Incorrect\".\n\n"
-    "### Problem\n{problem}\n\n"
-    "### Reference Answer\n{reference}\n\n"
-    "### Student Answer\n{student}\n\n"
-    "Now, please provide your judgment. Please strictly follow the format below to summarize your "
-    "conclusion at the end of your judgment:\n"
-    "### Conclusion: Correct/Incorrect\n"
-    "If the answer involves a decimal approximation, it must be accurate to at least four decimal places.")
 MAX_STUDENT_CHARS = 6000
 
 _CONCLUSION_RE = re.compile(
@@ -40,13 +29,14 @@ _CONCLUSION_RE = re.compile(
     re.IGNORECASE)
 
 
-def equivalence_prompt(problem: str, reference: str, student: str,
+def equivalence_prompt(template: str, problem: str, reference: str, student: str,
                        max_student_chars: int = MAX_STUDENT_CHARS) -> Prompt:
-    """The paper's judge prompt as one user message; an over-long student answer keeps its tail."""
+    """A benchmark's answer-equivalence judge prompt as one user message: ``template`` (a ``str.format``
+    template with ``{problem}``, ``{reference}`` and ``{student}``) filled in; an over-long student answer
+    keeps its tail."""
     if len(student) > max_student_chars:
         student = "[...]\n" + student[-max_student_chars:]
-    text = EQUIVALENCE_TEMPLATE.format(problem=problem.strip(), reference=str(reference).strip(),
-                                       student=student.strip())
+    text = template.format(problem=problem.strip(), reference=str(reference).strip(), student=student.strip())
     return Prompt.chat(text)
 
 

@@ -386,6 +386,11 @@ class FineReason(Benchmark):
 
         return finereason_figures(views)
 
+    def rewards(self) -> Mapping[str, Any]:
+        from .rewards import REWARDS
+
+        return REWARDS
+
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         by: dict[str, list[Verdict | None]] = defaultdict(list)
         for r in rows:

@@ -135,7 +135,7 @@ def export_cmd(
         raise typer.Exit(2) from exc
     out = mix
     if fmt == "verl":
-        from ...rewards.verl import verl_row
+        from .rewards import verl_row
 
         out = [verl_row(r, i) for i, r in enumerate(mix)]
     n = write_mix(out, sys.stdout)

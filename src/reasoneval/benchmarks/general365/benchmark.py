@@ -28,15 +28,14 @@ from ...core.records import configured, folder_version
 from ...core.registry import register
 from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Usage, Verdict
 from ...core.verdicts import Method
-from ...scoring.judge import equivalence_prompt, parse_conclusion
+from ...scoring.judge import parse_conclusion
 from . import analysis
 from .data import NUMERIC_TYPES, data_root, items_from_records, load, seed_pattern
 from .grading import extract_final, final_boxes, judge_answer, rule_check
 from .options import G365Options
-from .prompts import PROMPT_VERSION, query_prompt
+from .prompts import PROMPT_VERSION, equivalence_prompt, query_prompt
 
 MODES = ("paper", "cascade")
-JUDGE_PARAMS = GenParams(max_tokens=1024, temperature=0.0)
 _META_KEYS = ("answer_type", "categories", "seed_id", "is_seed")
 
 

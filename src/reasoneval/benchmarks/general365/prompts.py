@@ -1,4 +1,5 @@
-r"""General365 prompt templates (paper Appendix B, Examples 10-13, verbatim text).
+r"""General365 prompt templates (paper Appendix B, Examples 10-13, verbatim text) and the judge's grading
+template (Example 14).
 
 The paper prints the templates with line breaks flattened and ``$`` escaped as ``\$``; the words are
 kept exactly and the line breaks are reconstructed (``### The final answer is:`` must start a line to
@@ -9,6 +10,7 @@ authors appended it during post-processing); it is then sent unchanged, never do
 from __future__ import annotations
 
 from ...core.types import Prompt
+from ...scoring import judge
 from .data import CHOICE_TYPES, NUMERIC_TYPES
 
 NUMERICAL_TEMPLATE = (
@@ -81,3 +83,21 @@ def query_prompt(question: str, answer_type: str, float_round: int | None) -> Pr
 
 def similarity_prompt(task1: str, task2: str) -> Prompt:
     return Prompt.chat(SIMILARITY_TEMPLATE.format(task1=task1.strip(), task2=task2.strip()))
+
+
+EQUIVALENCE_TEMPLATE = (  # Appendix B, Example 14: the grading prompt of the LLM judge
+    "For the following problem, we have the reference answer and the student’s answer. Determine whether "
+    "the student’s answer is equivalent to the reference answer. If equivalent, output \"Correct\". If not "
+    "equivalent, output \"Incorrect\".\n\n"
+    "### Problem\n{problem}\n\n"
+    "### Reference Answer\n{reference}\n\n"
+    "### Student Answer\n{student}\n\n"
+    "Now, please provide your judgment. Please strictly follow the format below to summarize your "
+    "conclusion at the end of your judgment:\n"
+    "### Conclusion: Correct/Incorrect\n"
+    "If the answer involves a decimal approximation, it must be accurate to at least four decimal places.")
+
+
+def equivalence_prompt(problem: str, reference: str, student: str) -> Prompt:
+    """The paper's judge prompt for one answer (an over-long student answer keeps its tail)."""
+    return judge.equivalence_prompt(EQUIVALENCE_TEMPLATE, problem, reference, student)

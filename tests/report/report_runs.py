@@ -1,4 +1,5 @@
-"""Many stored runs, quickly: what the report's scale tests and ``bench/report_screenshot.py`` draw.
+"""Many stored runs of the shipped benchmarks, quickly: what the report's scale tests and
+``bench/report_screenshot.py`` draw (a test helper: it names benchmarks, so it lives beside the tests).
 
 :func:`fill_models` writes, for each of ``n`` models, the runs every report plot draws from, straight through
 :class:`~reasoneval.store.sqlite.RunStore` (no model is called): KOR-Bench zero-shot (five categories,
@@ -15,8 +16,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from ..core.types import Completion, Outcome, Prompt, Usage, Verdict
-from ..store.sqlite import RunStore
+from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.store.sqlite import RunStore
 
 FAMILIES = ("Qwen2.5", "Llama-3.1", "Mistral", "gemma-2", "DeepSeek-R1-Distill-Qwen", "Phi-3.5", "Yi-1.5",
             "internlm2.5", "glm-4", "OLMo-2", "falcon3", "granite-3.1")

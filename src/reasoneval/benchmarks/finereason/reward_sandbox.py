@@ -1,4 +1,4 @@
-"""FineReason puzzle rewards: state checking and state transition judged by the puzzle engines.
+"""FineReason puzzle rewards in the sandbox: state checking and state transition judged by the puzzle engines.
 
 A row of ``reasoneval finereason export`` carries its state record (``state``: JSON of the release-schema
 record, inputs and label). The verdict is the benchmark's own scorer (``tasks.score_state_checking`` /
@@ -13,7 +13,7 @@ record, inputs and label). The verdict is the benchmark's own scorer (``tasks.sc
 
 The model's state is read with the project's literal parser (never ``eval``); each verdict runs in a worker
 of the time-bounded sandbox (``scoring/sandbox.py``) and is killed after ``timeout`` seconds (reward 0,
-reason ``timeout``), so no completion can stall a training step.
+reason ``timeout``), so no completion can stall a training step. The reward functions: :mod:`.rewards`.
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
-from ..scoring.sandbox import BudgetExhausted, RemoteError, SandboxPool, SandboxTimeout, WorkerCrashed
+from ...scoring.sandbox import BudgetExhausted, RemoteError, SandboxPool, SandboxTimeout, WorkerCrashed
 
 TASKS = ("state_checking", "state_transition")
 DEFAULT_TIMEOUT_S = 10.0
 MAX_WORKERS = 2
-_PRELOAD = ("reasoneval.benchmarks.finereason.tasks",)
+_PRELOAD = (f"{__package__}.tasks",)
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def parse_state(state: Any, where: str) -> dict[str, Any]:
 
 def verdict(puzzle: str, task: str, record: dict[str, Any], text: str) -> PuzzleResult:
     """The verdict in this process (no time bound; the sandbox worker runs this)."""
-    from ..benchmarks.finereason import tasks
+    from . import tasks
 
     if task == "state_checking":
         v = tasks.score_state_checking(record, text)
