@@ -191,14 +191,16 @@ def _batches(cur: sqlite3.Cursor, path: Path, n: int = 2000) -> Iterator[Any]:
 
 
 class _Verdicts:
-    """Stored verdicts decoded with what repeats shared: one ``detail`` dict per distinct stored detail (read-only),
-    one string per distinct key, method and extracted answer (at most 65,536 of each kept)."""
+    """Stored verdicts decoded with what repeats shared: one ``Verdict`` per distinct stored verdict and one
+    ``detail`` dict per distinct stored detail (both read-only: readers never change them), one string per
+    distinct key, method and extracted answer (at most 65,536 of each kept)."""
 
     KEPT = 65536
 
     def __init__(self) -> None:
         self._details: dict[str, dict[str, Any]] = {}
         self._strings: dict[str, str] = {}
+        self._verdicts: dict[tuple[str, str | None, str, str | None], Verdict] = {}
 
     def same(self, s: str) -> str:
         got = self._strings.get(s)
@@ -209,6 +211,15 @@ class _Verdicts:
         return got
 
     def of(self, outcome: str, extracted: str | None, method: str, detail_json: str | None) -> Verdict:
+        key = (outcome, extracted, method, detail_json)
+        got = self._verdicts.get(key)
+        if got is None:
+            got = self._decode(outcome, extracted, method, detail_json)
+            if len(self._verdicts) < self.KEPT:
+                self._verdicts[key] = got
+        return got
+
+    def _decode(self, outcome: str, extracted: str | None, method: str, detail_json: str | None) -> Verdict:
         raw = detail_json or "{}"
         detail = self._details.get(raw)
         if detail is None:
@@ -217,6 +228,25 @@ class _Verdicts:
                 self._details[raw] = detail
         return Verdict.from_json({"outcome": outcome, "extracted": None if extracted is None else self.same(extracted),
                                   "method": self.same(method), "detail": detail})
+
+
+class _Prompts:
+    """Stored prompts decoded once per distinct JSON text (read-only, like the frozen ``Prompt`` itself; at most
+    4,096 kept: the prompts of an item's samples come close together)."""
+
+    KEPT = 4096
+
+    def __init__(self) -> None:
+        self._seen: dict[str, Prompt] = {}
+
+    def of(self, raw: str) -> Prompt:
+        got = self._seen.get(raw)
+        if got is None:
+            got = Prompt.from_json(json.loads(raw))
+            if len(self._seen) >= self.KEPT:
+                self._seen.clear()
+            self._seen[raw] = got
+        return got
 
 
 class RunStore:
@@ -416,9 +446,10 @@ class RunStore:
             raise describe(self.path, e) from e
         same: dict[str, str] = {}  # one object per distinct key, subset and role of the run (samples repeat them)
         verdicts = _Verdicts()
+        decoded = _Prompts()  # one Prompt per distinct stored prompt (each sample of an item repeats it)
         for r in _batches(cur, self.path):  # read in batches: a large run is never held as raw rows and objects both
             try:
-                prompt = Prompt.from_json(json.loads(r[6])) if prompts else _UNREAD
+                prompt = decoded.of(r[6]) if prompts else _UNREAD
                 verdict = None if scorer is None or r[16] is None else verdicts.of(r[16], r[17], r[18], r[19])
             except DECODE_ERRORS as e:
                 raise _undecodable(self.path, e) from e
