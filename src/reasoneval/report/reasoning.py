@@ -33,17 +33,41 @@ def _reasoned(t: Turn) -> bool:
     return t.reasoned if isinstance(t, SlimTurn) else reasoned(t.completion)
 
 
+class _Column:
+    """One figure of every row (``array`` of ``kind``; ``unknown`` where a row has none) that takes no memory
+    while no row has one (reasoning tokens and thinking time of a model that reports neither)."""
+
+    def __init__(self, kind: str, unknown: Any) -> None:
+        self.kind, self.unknown = kind, unknown
+        self.values: array[Any] | None = None
+        self.n = 0
+
+    def append(self, x: Any) -> None:
+        if x is None:
+            x = self.unknown
+            if self.values is None:
+                self.n += 1
+                return
+        elif self.values is None:
+            self.values = array(self.kind, [self.unknown]) * self.n
+        self.values.append(x)
+
+    def __getitem__(self, i: int) -> Any:
+        return self.unknown if self.values is None else self.values[i]
+
+
 class Figures:
     """Each row's figures (subset, error, correct, reasoning / answer / output tokens, thinking time, latency,
-    truncated, reasoned) as columns: ~50 bytes per row whatever the run's size, for :func:`stats` and
+    truncated, reasoned) as columns, a few bytes per row whatever the run's size, for :func:`stats` and
     :func:`tables` (computed once when both are wanted)."""
 
     def __init__(self, rows: list[ScoredRow]) -> None:
         self.subsets: list[str] = []  # in the order first seen
         where: dict[str, int] = {}
         self.subset, self.flags = array("I"), bytearray()
-        self.reasoning_tokens, self.answer_tokens, self.output_tokens = array("q"), array("q"), array("q")
-        self.ttft, self.latency = array("d"), array("d")
+        self.reasoning_tokens, self.answer_tokens = _Column("q", _UNKNOWN), _Column("q", _UNKNOWN)
+        self.output_tokens = _Column("q", _UNKNOWN)
+        self.ttft, self.latency = _Column("d", math.nan), _Column("d", math.nan)
         for r in rows:
             turns = r.turns
             comps = [t.completion for t in turns]
@@ -61,10 +85,10 @@ class Figures:
                               | _CORRECT * bool(v and v.outcome is Outcome.CORRECT)
                               | _TRUNCATED * any(c.finish_reason == "length" for c in comps)
                               | _REASONING * any(_reasoned(t) for t in turns))
-            self.reasoning_tokens.append(sum(rt) if rt else _UNKNOWN)
-            self.answer_tokens.append(out - sum(rt) if rt and out is not None else _UNKNOWN)
-            self.output_tokens.append(_UNKNOWN if out is None else out)
-            self.ttft.append(fmean(ttft) if ttft else math.nan)
+            self.reasoning_tokens.append(sum(rt) if rt else None)
+            self.answer_tokens.append(out - sum(rt) if rt and out is not None else None)
+            self.output_tokens.append(out)
+            self.ttft.append(fmean(ttft) if ttft else None)
             self.latency.append(sum(c.latency_s for c in comps))
 
     def answered(self, subset: int | None = None) -> list[int]:
@@ -74,11 +98,11 @@ class Figures:
     def count(self, idx: list[int], flag: int) -> int:
         return sum(1 for i in idx if self.flags[i] & flag)
 
-    def tokens(self, column: array[int], idx: list[int]) -> list[int]:
+    def tokens(self, column: _Column, idx: list[int]) -> list[int]:
         """The known values of a token column over ``idx``."""
         return [x for x in (column[i] for i in idx) if x != _UNKNOWN]
 
-    def times(self, column: array[float], idx: list[int]) -> list[float]:
+    def times(self, column: _Column, idx: list[int]) -> list[float]:
         return [x for x in (column[i] for i in idx) if not math.isnan(x)]
 
 
