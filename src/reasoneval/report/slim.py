@@ -16,8 +16,6 @@ Rows with texts and prompts (the HTML report, ``show``, ``compare``) come from `
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core.benchmark import ScoredRow, Turn
 from ..core.response import has_inline_reasoning
 from ..core.types import Completion, Prompt, Usage, Verdict
@@ -74,12 +72,12 @@ class SlimTurn(Turn):
         #: the output carried reasoning (a separate reasoning field, or an inline section)
         self.reasoned = reasoned
 
-    @property  # type: ignore[override]
-    def prompt(self) -> Prompt:
+    @property
+    def prompt(self) -> Prompt:  # type: ignore[override]  # a field of Turn / ScoredRow, read-only here
         return _NO_PROMPT
 
-    @property  # type: ignore[override]
-    def completion(self) -> Completion:
+    @property
+    def completion(self) -> Completion:  # type: ignore[override]  # a field of Turn / ScoredRow, read-only here
         return TextlessCompletion("", self.finish_reason, Usage(self.prompt_tokens, self.completion_tokens),
                                   self.latency_s, self.error, None, self.reasoning_tokens, self.ttft_s)
 
@@ -114,8 +112,8 @@ class SlimRow(ScoredRow, SlimTurn):
         self.earlier = (*self.earlier, before)
         SlimTurn.__init__(self, c, verdict, reasoned)
 
-    @property  # type: ignore[override]
-    def turns(self) -> list[Turn]:
+    @property
+    def turns(self) -> list[Turn]:  # type: ignore[override]  # a field of Turn / ScoredRow, read-only here
         return [*self.earlier, self]
 
     @property
