@@ -69,8 +69,8 @@ def _store(tmp: Path, bench: Benchmark, name: str, subsets: list[str], mode: str
     return st, run_id
 
 
-def _everything(st: RunStore, run_id: str, prompts: bool) -> tuple[str, list[Any]]:
-    v = collect.view(st, run_id, prompts=prompts)
+def _everything(st: RunStore, run_id: str, slim: bool) -> tuple[str, list[Any]]:
+    v = collect.view(st, run_id, slim=slim)
     tables = [t.to_json() for t in [*collect.merge([v]), *extra_tables([v]), *addon_tables([v])]]
     return json.dumps({"tables": tables, "stats": v.stats}, ensure_ascii=False, default=str), v.rows
 
@@ -91,8 +91,8 @@ def test_compact_rows_give_the_same_tables(tmp_path: Path, name: str, subsets: l
                                            judged: bool) -> None:
     bench = registry.create(name, options)
     st, run_id = _store(tmp_path, bench, name, subsets, mode, samples, turns, options, reasoning, judged)
-    full, full_rows = _everything(st, run_id, prompts=True)
-    slim, slim_rows = _everything(st, run_id, prompts=False)
+    full, full_rows = _everything(st, run_id, slim=False)
+    slim, slim_rows = _everything(st, run_id, slim=True)
     assert slim == full
     assert all(isinstance(r, SlimRow) for r in slim_rows) and len(slim_rows) == len(full_rows)
     # the same rows in the same order, turn by turn (the verdicts and the numbers the tables read)

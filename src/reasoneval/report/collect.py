@@ -108,11 +108,12 @@ def run_stats(rows: list[ScoredRow], figs: reasoning.Figures | None = None) -> d
             **reasoning.stats(rows, figs)}
 
 
-def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = True) -> RunView:
-    """``prompts=False``: the rows are compact (:func:`slim_rows`: no prompts, no texts), for the tables alone."""
+def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = True, slim: bool = False) -> RunView:
+    """``prompts=False``: the rows' prompts are left empty; ``slim``: the rows are compact (:func:`slim_rows`: no
+    prompts, no texts), for tables alone (not the HTML report, which shows the texts)."""
     run = resolve_run(store, ref)
     bench = registry.for_run(run)  # configured with the run's own options (scoring policy, data, ...)
-    rows = scored_rows(store, run["run_id"], scorer) if prompts else slim_rows(store, run["run_id"], scorer)
+    rows = slim_rows(store, run["run_id"], scorer) if slim else scored_rows(store, run["run_id"], scorer, prompts)
     figs = reasoning.figures(rows)
     stats, extra = run_stats(rows, figs), reasoning.tables(rows, figs)
     del figs  # gone before the summariser runs: the two are never held together
