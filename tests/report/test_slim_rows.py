@@ -120,3 +120,22 @@ def test_a_compact_row_refuses_the_text_it_never_read(tmp_path: Path) -> None:
         _ = c.reasoning
     assert rows[0].final is rows[0] and len(rows[0].turns) == 2 and isinstance(rows[0].turns[0], Turn)
     assert rows[0].turns[0].prompt.messages == () and rows[0].turns[0].verdict is not None
+
+
+def test_the_table_after_a_run_reads_compact_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``print_report(prompts=False)`` (what ``run`` prints) never reads full rows; ``report`` (prompts=True) does,
+    and both print the same tables."""
+    from reasoneval.cli.common import print_report
+
+    bench = registry.create("korbench", {})
+    st, run_id = _store(tmp_path, bench, "korbench", ["operation"], "zero-shot", 2, 1, {}, True)
+    print_report(st, [run_id], True)
+    full = json.loads(capsys.readouterr().out)
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the table after a run read full rows")
+
+    monkeypatch.setattr(collect, "scored_rows", refused)
+    print_report(st, [run_id], True, prompts=False)
+    assert json.loads(capsys.readouterr().out) == full
