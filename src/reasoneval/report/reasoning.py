@@ -13,33 +13,97 @@ it is never estimated. Tables appear only for runs that have reasoning data or t
 
 from __future__ import annotations
 
+import math
+from array import array
 from statistics import fmean
 from typing import Any
 
-from ..core.benchmark import Column, ScoredRow, Table
-from ..core.response import has_inline_reasoning
+from ..core.benchmark import Column, ScoredRow, Table, Turn
 from ..core.tokens import known_total
 from ..core.types import Outcome
 from . import numbers
+from .slim import SlimTurn, reasoned
 
 NA = "-"
+_UNKNOWN = -(2 ** 63)  # a token count that is not known, in the int64 columns of Figures
+_ERROR, _CORRECT, _TRUNCATED, _REASONING = 1, 2, 4, 8
 
 
-def _row_figures(r: ScoredRow) -> dict[str, Any]:
-    comps = [t.completion for t in r.turns]
-    rt = [c.reasoning_tokens for c in comps if c.reasoning_tokens is not None]
-    out, unknown = known_total(c.usage.completion_tokens for c in comps)
-    if unknown:
-        out = None  # a row's output is known only when every turn's is
-    ttft = [c.ttft_s for c in comps if c.ttft_s is not None]
-    v = r.final.verdict
-    return {"subset": r.subset, "error": r.final.completion.error is not None,
-            "correct": bool(v and v.outcome is Outcome.CORRECT),
-            "reasoning_tokens": sum(rt) if rt else None,
-            "answer_tokens": out - sum(rt) if rt and out is not None else None, "output_tokens": out,
-            "ttft": fmean(ttft) if ttft else None, "latency": sum(c.latency_s for c in comps),
-            "truncated": any(c.finish_reason == "length" for c in comps),
-            "reasoning": any(c.reasoning for c in comps) or any(has_inline_reasoning(c.text) for c in comps)}
+def _reasoned(t: Turn) -> bool:
+    return t.reasoned if isinstance(t, SlimTurn) else reasoned(t.completion)
+
+
+class _Column:
+    """One figure of every row (``array`` of ``kind``; ``unknown`` where a row has none) that takes no memory
+    while no row has one (reasoning tokens and thinking time of a model that reports neither)."""
+
+    def __init__(self, kind: str, unknown: Any) -> None:
+        self.kind, self.unknown = kind, unknown
+        self.values: array[Any] | None = None
+        self.n = 0
+
+    def append(self, x: Any) -> None:
+        if x is None:
+            x = self.unknown
+            if self.values is None:
+                self.n += 1
+                return
+        elif self.values is None:
+            self.values = array(self.kind, [self.unknown]) * self.n
+        self.values.append(x)
+
+    def __getitem__(self, i: int) -> Any:
+        return self.unknown if self.values is None else self.values[i]
+
+
+class Figures:
+    """Each row's figures (subset, error, correct, reasoning / answer / output tokens, thinking time, latency,
+    truncated, reasoned) as columns, a few bytes per row whatever the run's size, for :func:`stats` and
+    :func:`tables` (computed once when both are wanted)."""
+
+    def __init__(self, rows: list[ScoredRow]) -> None:
+        self.subsets: list[str] = []  # in the order first seen
+        where: dict[str, int] = {}
+        self.subset, self.flags = array("I"), bytearray()
+        self.reasoning_tokens, self.answer_tokens = _Column("q", _UNKNOWN), _Column("q", _UNKNOWN)
+        self.output_tokens = _Column("q", _UNKNOWN)
+        self.ttft, self.latency = _Column("d", math.nan), _Column("d", math.nan)
+        for r in rows:
+            turns = r.turns
+            comps = [t.completion for t in turns]
+            rt = [c.reasoning_tokens for c in comps if c.reasoning_tokens is not None]
+            out, unknown = known_total(c.usage.completion_tokens for c in comps)
+            if unknown:
+                out = None  # a row's output is known only when every turn's is
+            ttft = [c.ttft_s for c in comps if c.ttft_s is not None]
+            v = r.final.verdict
+            if r.subset not in where:
+                where[r.subset] = len(self.subsets)
+                self.subsets.append(r.subset)
+            self.subset.append(where[r.subset])
+            self.flags.append(_ERROR * (r.final.completion.error is not None)
+                              | _CORRECT * bool(v and v.outcome is Outcome.CORRECT)
+                              | _TRUNCATED * any(c.finish_reason == "length" for c in comps)
+                              | _REASONING * any(_reasoned(t) for t in turns))
+            self.reasoning_tokens.append(sum(rt) if rt else None)
+            self.answer_tokens.append(out - sum(rt) if rt and out is not None else None)
+            self.output_tokens.append(out)
+            self.ttft.append(fmean(ttft) if ttft else None)
+            self.latency.append(sum(c.latency_s for c in comps))
+
+    def answered(self, subset: int | None = None) -> list[int]:
+        """The rows (indices) that are not failed calls, of one subset or all."""
+        return [i for i, f in enumerate(self.flags) if not f & _ERROR and (subset is None or self.subset[i] == subset)]
+
+    def count(self, idx: list[int], flag: int) -> int:
+        return sum(1 for i in idx if self.flags[i] & flag)
+
+    def tokens(self, column: _Column, idx: list[int]) -> list[int]:
+        """The known values of a token column over ``idx``."""
+        return [x for x in (column[i] for i in idx) if x != _UNKNOWN]
+
+    def times(self, column: _Column, idx: list[int]) -> list[float]:
+        return [x for x in (column[i] for i in idx) if not math.isnan(x)]
 
 
 def _mean(xs: list[Any], digits: int = numbers.DIGITS) -> Any:
@@ -52,44 +116,55 @@ def _pct(k: int, n: int) -> Any:
     return NA if got is None else got
 
 
-def _summary(label: str, figs: list[dict[str, Any]]) -> list[Any]:
-    ok = [f for f in figs if not f["error"]]
-    return [label, len(figs), _pct(sum(f["correct"] for f in ok), len(ok)),
-            _mean([f["reasoning_tokens"] for f in ok]), _mean([f["answer_tokens"] for f in ok]),
-            _mean([f["output_tokens"] for f in ok]), _mean([f["ttft"] for f in ok], 2),
-            _mean([f["latency"] for f in ok], 2), _pct(sum(f["truncated"] for f in ok), len(ok))]
+def _summary(label: str, figs: Figures, subset: int | None) -> list[Any]:
+    n = len(figs.flags) if subset is None else figs.subset.count(subset)
+    ok = figs.answered(subset)
+    return [label, n, _pct(figs.count(ok, _CORRECT), len(ok)),
+            _mean(figs.tokens(figs.reasoning_tokens, ok)), _mean(figs.tokens(figs.answer_tokens, ok)),
+            _mean(figs.tokens(figs.output_tokens, ok)), _mean(figs.times(figs.ttft, ok), 2),
+            _mean([figs.latency[i] for i in ok], 2), _pct(figs.count(ok, _TRUNCATED), len(ok))]
 
 
-def figures(rows: list[ScoredRow]) -> list[dict[str, Any]]:
+def figures(rows: list[ScoredRow]) -> Figures:
     """Each row's figures, for :func:`stats` and :func:`tables` (computed once when both are wanted)."""
-    return [_row_figures(r) for r in rows]
+    return Figures(rows)
 
 
-def stats(rows: list[ScoredRow], figs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def stats(rows: list[ScoredRow], figs: Figures | None = None) -> dict[str, Any]:
     """Run-level figures for ``run_stats``: reasoning tokens, thinking time, truncation rate."""
     figs = figures(rows) if figs is None else figs
-    ok = [f for f in figs if not f["error"]]
-    rt = [f["reasoning_tokens"] for f in ok if f["reasoning_tokens"] is not None]
-    tt = [f["ttft"] for f in ok if f["ttft"] is not None]
+    n_ok = truncated = 0
+    rt: list[int] = []
+    tt: list[float] = []
+    for i, f in enumerate(figs.flags):
+        if f & _ERROR:
+            continue
+        n_ok += 1
+        truncated += bool(f & _TRUNCATED)
+        if figs.reasoning_tokens[i] != _UNKNOWN:
+            rt.append(figs.reasoning_tokens[i])
+        if not math.isnan(figs.ttft[i]):
+            tt.append(figs.ttft[i])
     return {"reasoning_tokens": sum(rt) if rt else None,
             "mean_reasoning_tokens": round(fmean(rt), 1) if rt else None,
             "mean_thinking_time_s": round(fmean(tt), 3) if tt else None,
             # R-Bench kept the questions on which o1 reasoned for at least 2,000 tokens
             "items_reasoning_2000_plus": sum(1 for x in rt if x >= 2000) if rt else None,
-            "truncation_rate": round(sum(f["truncated"] for f in ok) / len(ok), 4) if ok else 0.0}
+            "truncation_rate": round(truncated / n_ok, 4) if n_ok else 0.0}
 
 
-def tables(rows: list[ScoredRow], figs: list[dict[str, Any]] | None = None) -> list[Table]:
+def tables(rows: list[ScoredRow], figs: Figures | None = None) -> list[Table]:
     figs = figures(rows) if figs is None else figs
-    ok = [f for f in figs if not f["error"]]
-    has_reasoning = any(f["reasoning_tokens"] is not None or f["ttft"] is not None or f["reasoning"] for f in ok)
-    if not ok or not (has_reasoning or any(f["truncated"] for f in ok)):
+    ok = any(not f & _ERROR for f in figs.flags)
+    has_reasoning = any(not f & _ERROR and (f & _REASONING or figs.reasoning_tokens[i] != _UNKNOWN
+                                            or not math.isnan(figs.ttft[i])) for i, f in enumerate(figs.flags))
+    if not ok or not (has_reasoning or any(f & _TRUNCATED and not f & _ERROR for f in figs.flags)):
         return []
-    subsets = list(dict.fromkeys(f["subset"] for f in figs))
+    subsets = figs.subsets
     main = Table("Reasoning and thinking time",
                  ["subset", "items", Column("accuracy %", "accuracy", "%"), "reasoning tokens", "answer tokens", "output tokens",
                   "thinking time s", "latency s", "truncated %"],
-                 [_summary(s, [f for f in figs if f["subset"] == s]) for s in subsets],
+                 [_summary(s, figs, i) for i, s in enumerate(subsets)],
                  ["Means per item over answered items; reasoning tokens as the server reports them "
                   "(usage.completion_tokens_details.reasoning_tokens), answer tokens = output - reasoning.",
                   "Thinking time: measured time to the first answer token (streamed responses); '-' where the "
@@ -97,29 +172,32 @@ def tables(rows: list[ScoredRow], figs: list[dict[str, Any]] | None = None) -> l
                   "truncated %: answers cut off at the token limit (finish_reason 'length'); those items are "
                   "scored unanswerable, so the limit, not the model, decided them."])
     if len(subsets) > 1:
-        main.rows.append(_summary("all", figs))
-    out = [main, _by_tokens(ok)]
-    if any(f["ttft"] is not None for f in ok):
+        main.rows.append(_summary("all", figs, None))
+    answered = figs.answered()
+    out = [main, _by_tokens(figs, answered)]
+    if figs.times(figs.ttft, answered):
         out.append(Table("Thinking time by subset (s)", subsets,
-                         [[_mean([f["ttft"] for f in ok if f["subset"] == s], 2) for s in subsets]],
+                         [[_mean(figs.times(figs.ttft, figs.answered(i)), 2) for i in range(len(subsets))]],
                          ["Mean measured time to the first answer token per item (R-Bench Table 4 layout; "
                           "the paper averages o1 over 30 random items per benchmark)."]))
     return out
 
 
-def _by_tokens(ok: list[dict[str, Any]]) -> Table:
-    key = "reasoning_tokens" if any(f["reasoning_tokens"] is not None for f in ok) else "output_tokens"
-    known = sorted((f for f in ok if f[key] is not None), key=lambda f: f[key])
-    name = key.replace("_", " ")
+def _by_tokens(figs: Figures, ok: list[int]) -> Table:
+    reasoning = bool(figs.tokens(figs.reasoning_tokens, ok))
+    col = figs.reasoning_tokens if reasoning else figs.output_tokens
+    name = "reasoning tokens" if reasoning else "output tokens"
+    known = sorted((i for i in ok if col[i] != _UNKNOWN), key=col.__getitem__)  # stable: ties in row order
     rows = []
     n = len(known)
     for q in range(4):
         part = known[q * n // 4:(q + 1) * n // 4]
         if not part:
             continue
-        lo, hi = part[0][key], part[-1][key]
-        rows.append([f"Q{q + 1}: {lo}-{hi}", len(part), _pct(sum(f["correct"] for f in part), len(part)),
-                     _mean([f["answer_tokens"] for f in part]), _pct(sum(f["truncated"] for f in part), len(part))])
-    return Table(f"Accuracy against {name}", [f"{name} (quartile)", "items", Column("accuracy %", "accuracy", "%"), "answer tokens",
+        lo, hi = col[part[0]], col[part[-1]]
+        rows.append([f"Q{q + 1}: {lo}-{hi}", len(part), _pct(figs.count(part, _CORRECT), len(part)),
+                     _mean(figs.tokens(figs.answer_tokens, part)), _pct(figs.count(part, _TRUNCATED), len(part))])
+    return Table(f"Accuracy against {name}", [f"{name} (quartile)", "items", Column("accuracy %", "accuracy", "%"),
+                                              "answer tokens",
                                               "truncated %"], rows,
                  [f"Answered items in four equal-size bins of {name}."])

@@ -36,22 +36,33 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     return 1.0 - prod
 
 
-@dataclass
+@dataclass(slots=True)
 class _Sample:
     index: int
     correct: bool
     extracted: str | None
 
 
-def _by_item(rows: list[ScoredRow]) -> dict[str, list[_Sample]]:
-    out: dict[str, list[_Sample]] = defaultdict(list)
+def _by_item(rows: list[ScoredRow]) -> dict[str, list[ScoredRow]]:
+    """Each item's answered rows (failed calls are not samples), by sample index."""
+    out: dict[str, list[ScoredRow]] = defaultdict(list)
     for r in rows:
         v = r.final.verdict
         if r.final.completion.error is not None or v is None or v.outcome is Outcome.ERROR:
             continue
-        out[r.item_key].append(_Sample(r.sample, v.outcome is Outcome.CORRECT, v.extracted))
-    for samples in out.values():
-        samples.sort(key=lambda s: s.index)
+        out[r.item_key].append(r)
+    for answered in out.values():
+        answered.sort(key=lambda r: r.sample)
+    return out
+
+
+def _samples(answered: list[ScoredRow]) -> list[_Sample]:
+    """One item's samples (made one item at a time: a run's rows are not copied)."""
+    out = []
+    for r in answered:
+        v = r.final.verdict
+        if v is not None:  # always: _by_item keeps answered rows only
+            out.append(_Sample(r.sample, v.outcome is Outcome.CORRECT, v.extracted))
     return out
 
 
@@ -95,19 +106,24 @@ def sample_stats(rows: list[ScoredRow], n_samples: int) -> SampleStats | None:
     items = _by_item(rows)
     if not items or n_samples < 2:
         return None
-    pass_at: dict[int, float] = {}
-    maj_at: dict[int, float] = {}
-    short: dict[int, int] = {}
-    for k in ks_for(n_samples):
-        ok = [s for s in items.values() if len(s) >= k]
-        short[k] = len(items) - len(ok)
-        if ok:
-            pass_at[k] = 100 * statistics.fmean(pass_at_k(len(s), sum(x.correct for x in s), k) for s in ok)
-            maj_at[k] = 100 * statistics.fmean(majority_correct(s[:k]) for s in ok)
+    ks = ks_for(n_samples)
+    passes: dict[int, list[float]] = {k: [] for k in ks}  # per item, in item order
+    majorities: dict[int, list[bool]] = {k: [] for k in ks}
+    short = dict.fromkeys(ks, 0)
     per_index: dict[int, list[bool]] = defaultdict(list)
-    for samples in items.values():
+    for answered in items.values():
+        samples = _samples(answered)
+        correct = sum(x.correct for x in samples)
+        for k in ks:
+            if len(samples) < k:
+                short[k] += 1
+                continue
+            passes[k].append(pass_at_k(len(samples), correct, k))
+            majorities[k].append(majority_correct(samples[:k]))
         for s in samples:
             per_index[s.index].append(s.correct)
+    pass_at = {k: 100 * statistics.fmean(passes[k]) for k in ks if passes[k]}
+    maj_at = {k: 100 * statistics.fmean(majorities[k]) for k in ks if majorities[k]}
     per_sample = [100 * statistics.fmean(per_index[i]) for i in sorted(per_index)]
     return SampleStats(len(items), n_samples, pass_at, maj_at, per_sample, short)
 

@@ -5,6 +5,8 @@ Tables
   completions  model outputs, role 'answer' or 'judge'
   verdicts     scores of completions, one per scorer (re-scoring adds / replaces rows, never regenerates)
   cache        response cache keyed on hash(model spec, prompt, params, sample) shared by all runs
+  prompts      each distinct prompt once, keyed by its hash: a completion row refers to it (``prompt_hash``) and
+               leaves ``prompt_json`` empty; rows written before, and imported ones, hold their JSON themselves
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from ..core.types import Completion, Prompt, Usage, Verdict
 from . import identity
 from .errors import DECODE_ERRORS, STORE_ERRORS, StoreError, corrupted, describe, one_line
 from .identity import real_path
-from .statements import INSERT_CACHE, INSERT_COMPLETION, INSERT_VERDICT
+from .statements import INSERT_CACHE, INSERT_COMPLETION, INSERT_PROMPT, INSERT_VERDICT, shared_prompt
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -51,12 +53,14 @@ CREATE TABLE IF NOT EXISTS cache (
   key TEXT PRIMARY KEY, text TEXT, finish_reason TEXT, prompt_tokens INTEGER,
   completion_tokens INTEGER, latency_s REAL, created REAL
 );
+CREATE TABLE IF NOT EXISTS prompts (hash TEXT PRIMARY KEY, json TEXT);
 """
 
 #: columns added after the first stores: appended by ALTER TABLE to old stores (and, after the CREATE, to new
 #: ones), so every store has them in the same place; a read-only old store reads them as NULL
 LATER_COLUMNS = {
-    "completions": (("reasoning", "TEXT"), ("reasoning_tokens", "INTEGER"), ("ttft_s", "REAL")),
+    "completions": (("reasoning", "TEXT"), ("reasoning_tokens", "INTEGER"), ("ttft_s", "REAL"),
+                    ("prompt_hash", "TEXT")),
     "cache": (("reasoning", "TEXT"), ("reasoning_tokens", "INTEGER"), ("ttft_s", "REAL")),
 }
 
@@ -191,14 +195,16 @@ def _batches(cur: sqlite3.Cursor, path: Path, n: int = 2000) -> Iterator[Any]:
 
 
 class _Verdicts:
-    """Stored verdicts decoded with what repeats shared: one ``detail`` dict per distinct stored detail (read-only),
-    one string per distinct key, method and extracted answer (at most 65,536 of each kept)."""
+    """Stored verdicts decoded with what repeats shared: one ``Verdict`` per distinct stored verdict and one
+    ``detail`` dict per distinct stored detail (both read-only: readers never change them), one string per
+    distinct key, method and extracted answer (at most 65,536 of each kept)."""
 
     KEPT = 65536
 
     def __init__(self) -> None:
         self._details: dict[str, dict[str, Any]] = {}
         self._strings: dict[str, str] = {}
+        self._verdicts: dict[tuple[str, str | None, str, str | None], Verdict] = {}
 
     def same(self, s: str) -> str:
         got = self._strings.get(s)
@@ -209,6 +215,15 @@ class _Verdicts:
         return got
 
     def of(self, outcome: str, extracted: str | None, method: str, detail_json: str | None) -> Verdict:
+        key = (outcome, extracted, method, detail_json)
+        got = self._verdicts.get(key)
+        if got is None:
+            got = self._decode(outcome, extracted, method, detail_json)
+            if len(self._verdicts) < self.KEPT:
+                self._verdicts[key] = got
+        return got
+
+    def _decode(self, outcome: str, extracted: str | None, method: str, detail_json: str | None) -> Verdict:
         raw = detail_json or "{}"
         detail = self._details.get(raw)
         if detail is None:
@@ -217,6 +232,35 @@ class _Verdicts:
                 self._details[raw] = detail
         return Verdict.from_json({"outcome": outcome, "extracted": None if extracted is None else self.same(extracted),
                                   "method": self.same(method), "detail": detail})
+
+
+class _Prompts:
+    """Stored prompts decoded once per distinct prompt (read-only, like the frozen ``Prompt`` itself), whether a
+    row refers to the ``prompts`` table by hash or holds its JSON itself (at most 4,096 kept: the prompts of an
+    item's samples come close together)."""
+
+    KEPT = 4096
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+        self._seen: dict[str, Prompt] = {}
+
+    def of(self, raw: str | None, ref: str | None) -> Prompt:
+        key = raw if raw is not None else ref
+        if key is None:
+            raise ValueError("a completion row with neither a prompt nor a prompt reference")
+        got = self._seen.get(key)
+        if got is None:
+            if raw is None:
+                found = self._db.execute("SELECT json FROM prompts WHERE hash=?", (ref,)).fetchone()
+                if found is None:
+                    raise KeyError(f"prompt {ref} is not in the prompts table")
+                raw = found[0]
+            got = Prompt.from_json(json.loads(raw))
+            if len(self._seen) >= self.KEPT:
+                self._seen.clear()
+            self._seen[key] = got
+        return got
 
 
 class RunStore:
@@ -343,7 +387,7 @@ class RunStore:
         row = (run_id, item_key, sample, turn, role, subset,
                storable_json(canonical_json(prompt.to_json()) if prompt_json is None else prompt_json),
                cache_key, text, _text(c.finish_reason), c.usage.prompt_tokens, c.usage.completion_tokens,
-               c.latency_s, error, now, *later)
+               c.latency_s, error, now, *later, None)  # prompt_hash: set by shared_prompt where the row is written
         cache_row = ((cache_key, text, _text(c.finish_reason), c.usage.prompt_tokens, c.usage.completion_tokens,
                       c.latency_s, now, *later) if cache and c.error is None else None)
         return row, cache_row
@@ -353,8 +397,10 @@ class RunStore:
                        prompt: Prompt, cache_key: str, c: Completion, cache: bool = False) -> None:
         """Durably store a completion (one transaction, with its response-cache entry when ``cache``)."""
         row, cache_row = self._rows(run_id, item_key, sample, turn, role, subset, prompt, cache_key, c, cache)
+        row, prompt_row = shared_prompt(row)
         with self.db:  # BEGIN ... COMMIT
             self.db.execute("BEGIN")
+            self.db.execute(INSERT_PROMPT, prompt_row)
             self.db.execute(INSERT_COMPLETION, row)
             if cache_row is not None:
                 self.db.execute(INSERT_CACHE, cache_row)
@@ -416,10 +462,11 @@ class RunStore:
             raise describe(self.path, e) from e
         same: dict[str, str] = {}  # one object per distinct key, subset and role of the run (samples repeat them)
         verdicts = _Verdicts()
+        decoded = _Prompts(self.db)  # one Prompt per distinct stored prompt (each sample of an item repeats it)
         for r in _batches(cur, self.path):  # read in batches: a large run is never held as raw rows and objects both
             try:
-                prompt = Prompt.from_json(json.loads(r[6])) if prompts else _UNREAD
-                verdict = None if scorer is None or r[16] is None else verdicts.of(r[16], r[17], r[18], r[19])
+                prompt = decoded.of(r[6], r[16]) if prompts else _UNREAD
+                verdict = None if scorer is None or r[17] is None else verdicts.of(r[17], r[18], r[19], r[20])
             except DECODE_ERRORS as e:
                 raise _undecodable(self.path, e) from e
             yield (StoredCompletion(run_id, same.setdefault(r[1], r[1]), r[2], r[3], same.setdefault(r[4], r[4]),
@@ -521,6 +568,9 @@ class RunStore:
             for run_id in run_ids:
                 for table in removed:  # names from the fixed list above, never from input
                     removed[table] += self.db.execute(f"DELETE FROM {table} WHERE run_id=?", (run_id,)).rowcount
+            if "prompts" in tables:  # the prompts no completion refers to any more
+                self.db.execute("DELETE FROM prompts WHERE hash NOT IN "
+                                "(SELECT prompt_hash FROM completions WHERE prompt_hash IS NOT NULL)")
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
@@ -542,4 +592,4 @@ class RunStore:
         return Completion(r[0], r[1], Usage(r[2], r[3]), r[4], None, r[5], r[6], r[7])
 
 
-__all__ = ["INSERT_CACHE", "INSERT_COMPLETION", "INSERT_VERDICT", "RunStore"]
+__all__ = ["INSERT_CACHE", "INSERT_COMPLETION", "INSERT_PROMPT", "INSERT_VERDICT", "RunStore"]

@@ -18,6 +18,7 @@ from urllib.parse import quote
 from .errors import STORE_ERRORS, describe
 from .statements import INSERT_CACHE as _INSERT_CACHE
 from .statements import INSERT_COMPLETION as _INSERT_COMPLETION
+from .statements import INSERT_PROMPT, shared_prompt
 
 
 class AsyncWriter:
@@ -106,6 +107,9 @@ def _by_statement(entries: list[tuple[list[tuple[str, tuple[Any, ...]]], Any]]) 
     by: dict[str, list[tuple[Any, ...]]] = {}
     for writes, _ in entries:
         for sql, args in writes:
+            if sql == _INSERT_COMPLETION:  # its prompt stored once (hashed here, off the event loop)
+                args, prompt_row = shared_prompt(args)
+                by.setdefault(INSERT_PROMPT, []).append(prompt_row)
             by.setdefault(sql, []).append(args)
     return list(by.items())
 

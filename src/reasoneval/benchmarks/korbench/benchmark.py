@@ -340,15 +340,21 @@ class KorBench(Benchmark):
         return tables + breakdown.breakdown_tables(self._rule_results(rows), self._rule_info, mode)
 
     def _rule_results(self, rows: list[ScoredRow]) -> list[breakdown.RuleResult]:
-        """(category, rule, correct) per scored category item; the rule from the verdict, else the data."""
+        """(category, rule, correct) per scored category item; the rule from the verdict, else the data. Equal
+        results are one object (a run with samples repeats them)."""
         out = []
+        same: dict[tuple[str, str, bool], breakdown.RuleResult] = {}
         for r in rows:
             v = r.final.verdict
             rid = v.detail.get("rule_id") if v is not None else None
             if not isinstance(rid, str) or not rid:
                 rid = self._rule_of(r.subset, r.item_key.rpartition("/")[2])
             if rid is not None:
-                out.append(breakdown.RuleResult(r.subset, rid, bool(v and v.correct)))
+                key = (r.subset, rid, bool(v and v.correct))
+                got = same.get(key)
+                if got is None:
+                    got = same[key] = breakdown.RuleResult(*key)
+                out.append(got)
         return out
 
     def _rule_of(self, category: str, idx: str) -> str | None:
