@@ -19,7 +19,7 @@ from reasoneval.report import collect
 from reasoneval.report.addons import addon_tables
 from reasoneval.report.paper_tables import extra_tables
 from reasoneval.report.slim import SlimRow, TextlessCompletion
-from reasoneval.runner.scoring import judged_verdict, response_of, score_completion
+from reasoneval.runner.session import ScoringSession
 from reasoneval.store.sqlite import RunStore
 
 FIX = Path(__file__).parents[1] / "fixtures"
@@ -54,16 +54,16 @@ def _store(tmp: Path, bench: Benchmark, name: str, subsets: list[str], mode: str
     items: list[tuple[str, Item]] = [(s, it) for s in subsets for it in bench.load(s, mode)[:per]]
     # stored as a concurrent run stores them: samples and turns of different items interleaved
     units = [(s, it, k) for s, it in items for k in range(samples)]
+    session = ScoringSession(bench, mode)
     rng.shuffle(units)
     for t in range(turns):
         for subset, it, k in units:
             c = _completion(rng, str(it.gold), reasoning)
-            v = score_completion(bench, it, c, mode)
-            if judged and c.error is None:
-                jp = bench.judge_prompt(it, response_of(c).final, mode)
-                if jp is not None:
-                    judge = Completion(rng.choice(["Conclusion: True", "Conclusion: False", "unclear"]), "stop")
-                    v = judged_verdict(bench, it, response_of(c), mode, v, judge)
+            if judged:
+                judge = Completion(rng.choice(["Conclusion: True", "Conclusion: False", "unclear"]), "stop")
+                v = session.verdict(it, c, judge)
+            else:
+                v = session.score(it, c)
             st.put_completion(run_id, it.key, k, t, "answer", subset, bench.prompt(it, mode), f"{it.key}{k}{t}", c)
             st.put_verdict(run_id, it.key, k, t, "default", v)
     return st, run_id
