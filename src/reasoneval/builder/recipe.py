@@ -1,20 +1,20 @@
 """A build recipe (YAML): steps chained so a whole new version is one command, with a manifest.
 
-    name: rbench-next
+    name: mybench-next
     input: questions.jsonl          # rows of the first step (relative to the recipe); optional for generators
-    file: rbench-t_en.jsonl         # name of the final file (and of the data file a benchmark evaluates)
+    file: mybench-en.jsonl          # name of the final file (and of the data file a benchmark evaluates)
     output: out                     # folder (relative to the recipe; --out overrides)
     steps:
       - step: options
         model: openai-compat/writer@${WRITER_URL}
         seed: 1
       - step: difficulty
-        target: rbench:t_en
+        target: mybench:en
         models: [openai-compat/strong@${STRONG_URL}]
         max_pass: 0.5
       - step: translate             # ``branch: true``: written as ``save_as``, the chain goes on with its input
         branch: true
-        save_as: rbench-t_zh.jsonl
+        save_as: mybench-zh.jsonl
         model: ...
 
 Every step's rows are written to ``OUT/work/NN-step/FILE``; ``save_as`` also writes them to ``OUT``. String

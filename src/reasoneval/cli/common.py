@@ -82,7 +82,7 @@ def print_report(st: Any, refs: list[str], json_out: bool, scorer: str = "defaul
     tables = collect.merge(views)
     from ..report.paper_tables import extra_tables
 
-    tables += extra_tables(views)  # paper tables that span several runs (e.g. FineReason SC beside ST)
+    tables += extra_tables(views)  # paper tables that span several runs (a benchmark's ``paper_tables``)
     if ci:
         from ..report.stats_tables import ci_table
 

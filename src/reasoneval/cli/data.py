@@ -14,7 +14,7 @@ app = typer.Typer(help="Benchmark releases from the Hugging Face Hub: pull, list
 
 
 def _configs(spec: ReleaseSpec, subsets: str) -> list[str]:
-    """``t_en,m_zh`` / ``rbench-t_en`` / ``test`` -> config names (all configs when empty)."""
+    """``t_en,m_zh`` / ``<release>-t_en`` / ``test`` -> config names (all configs when empty)."""
     out = []
     for raw in (s.strip() for s in subsets.split(",") if s.strip()):
         if raw in spec.configs:

@@ -99,8 +99,8 @@ def stats_cmd(
     outputs: Annotated[Path | None, typer.Option(help="raw model outputs (KOR-Bench release layout) for output-token stats")] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Dataset tables: KOR-Bench Tables 1, 4-7 (cl100k tokens); R-Bench subjects and General365 categories
-    beside the papers; item counts per subset everywhere."""
+    """Dataset tables: each benchmark's own (``Benchmark.dataset_tables``: the papers' dataset statistics);
+    item counts per subset everywhere."""
     from ..report.dataset_stats import dataset_tables
     from .common import fail
 

@@ -106,6 +106,6 @@ def names() -> list[str]:
 
 
 def parse_target(target: str) -> tuple[str, str | None]:
-    """'korbench:cipher' -> ('korbench', 'cipher')."""
+    """'mybench:hard' -> ('mybench', 'hard')."""
     name, _, subset = target.partition(":")
     return name, (subset or None)

@@ -38,7 +38,7 @@ def _mean_sd(xs: Sequence[float]) -> tuple[float, float]:
     return statistics.fmean(xs), statistics.pstdev(xs)
 
 
-# ---------------------------------------------------------------- KOR-Bench answer formats (Table 6)
+# ---------------------------------------------------------------- distributions and the generic tables
 
 def _distribution(title: str, counts: Counter[tuple[str, ...]], cols: list[str]) -> Table:
     total = sum(counts.values()) or 1

@@ -275,7 +275,7 @@ def render_leaderboard(views: list[RunView], labels: list[str]) -> str:
 
 
 def render_cross_run_tables(views: list[RunView], prices: dict[str, Price] | None = None) -> str:
-    """Paper tables that span several runs (FineReason Table 3, R-Bench Tables 5-7, General365 Table 1 ...),
+    """Paper tables that span several runs (each benchmark's ``paper_tables``),
     then the samples (pass@k, maj@k) and cost tables."""
     from .addons import addon_tables
     from .paper_tables import extra_tables

@@ -122,7 +122,7 @@ def _plot(key: str, title: str, fig: Any, caption: str = "") -> Plot:
 
 
 def _by_protocol(views: Sequence[RunView]) -> dict[str, list[int]]:
-    """Run indices per benchmark and mode (``korbench zero-shot``): protocols are never ranked together; a
+    """Run indices per benchmark and mode (``<benchmark> zero-shot``): protocols are never ranked together; a
     benchmark with one mode only is named alone."""
     out: dict[str, list[int]] = defaultdict(list)
     modes: dict[str, set[str]] = defaultdict(set)

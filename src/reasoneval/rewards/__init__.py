@@ -1,7 +1,7 @@
 """Rewards for RL training, in the conventions trainers call.
 
 * TRL: :func:`math_reward`, ``f(prompts, completions, **columns) -> list[float]``, and every benchmark's own
-  reward functions by name (``Benchmark.rewards()``; e.g. ``from reasoneval.rewards import finereason_reward``);
+  reward functions by name (``Benchmark.rewards()``; ``from reasoneval.rewards import <name>``);
 * verl: :func:`compute_score` ``(data_source, solution_str, ground_truth, extra_info=None) -> float`` and
   :func:`verl_row` (a benchmark's rows go to its own verl scorer by their ``data_source``).
 

@@ -1,10 +1,10 @@
 """verl's reward convention: ``compute_score(data_source, solution_str, ground_truth, extra_info=None)``.
 
 Point verl's ``custom_reward_function.path`` at this module (``name: compute_score``). A row whose
-``data_source`` names a benchmark with its own verl scorer (``Benchmark.rewards()["verl.compute_score"]``, e.g.
-FineReason's puzzle rows) is scored by it; any other row has a gold final answer (``ground_truth``), decided
+``data_source`` names a benchmark with its own verl scorer (``Benchmark.rewards()["verl.compute_score"]``, a
+benchmark's own training rows) is scored by it; any other row has a gold final answer (``ground_truth``), decided
 by math-verify. :func:`verl_row` turns an exported training row into verl's RL schema
-(``reasoneval finereason export --format verl`` writes them).
+(a benchmark's export command writes them).
 """
 
 from __future__ import annotations

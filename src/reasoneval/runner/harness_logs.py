@@ -1,7 +1,7 @@
 """Other harnesses' logs as outside rows: lm-evaluation-harness ``--log_samples`` files and inspect-ai eval logs.
 
 Each sample is mapped to one of the benchmark's items: the target is named by ``--as benchmark:subset[:mode]``
-or by the log's task name (``<benchmark>_<subset>``, e.g. ``korbench_logic``), and the item by the sample's id
+or by the log's task name (``<benchmark>_<subset>``, e.g. ``mybench_logic``), and the item by the sample's id
 (inspect's ``id``; lm-eval's ``doc`` field ``idx`` / ``id`` / ``item_id`` / ``question_id``; else the position,
 ``doc_id``) among the items ``Benchmark.load(subset, mode)`` gives. The response is the model's raw text (lm-eval's
 ``resps``, inspect's ``output.completion``); scoring is ours. Nothing here names a benchmark.

@@ -1,6 +1,6 @@
 """``--executor ray``: generation on Ray actors, one SQLite writer on the driver.
 
-    reasoneval run korbench --model vllm/Qwen/Qwen2.5-7B-Instruct?tp=2 --executor ray \\
+    reasoneval run BENCHMARK --model vllm/Qwen/Qwen2.5-7B-Instruct?tp=2 --executor ray \\
         --ray-address ray://head:10001 --workers 8
 
 Each Ray actor (a *worker*) loads the model once with ``load_model(spec.model)`` -- the embedded

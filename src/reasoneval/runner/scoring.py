@@ -70,8 +70,8 @@ def _scorer_error(e: Exception) -> Verdict:
 
 def _viewed(v: Verdict, r: Response) -> Verdict:
     """The verdict as the response view allows: a cut-off output has no answer, unless the benchmark's
-    reading scores cut-off outputs as they are (``detail["reads_cut_output"]``: FineReason's official
-    reading, as the official code knows no truncation)."""
+    reading scores cut-off outputs as they are (``detail["reads_cut_output"]``: an official
+    reading whose reference code knows no truncation)."""
     if r.truncated and not v.detail.get("reads_cut_output"):
         return Verdict(Outcome.UNANSWERABLE, extracted=v.extracted, method=Method.TRUNCATED,
                        detail={**v.detail, "would_be": v.outcome.value, "scored_by": str(v.method)})

@@ -2,7 +2,7 @@
 dataset, serving small repositories made in the test.
 
     hub = FakeHub()
-    sha = hub.commit("R-Bench/R-Bench", {"rbench-t_en/test-00000-of-00001.parquet": data, "README.md": b"..."})
+    sha = hub.commit("org/dataset", {"en/test-00000-of-00001.parquet": data, "README.md": b"..."})
     hub.start()                      # 127.0.0.1, a free port; then HF_ENDPOINT=hub.url
     ...
     hub.stop()
