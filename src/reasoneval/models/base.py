@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ..core.types import Completion, GenParams, Prompt
 
@@ -35,3 +35,17 @@ def prompt_has_images(prompt: Prompt) -> bool:
         isinstance(m.content, list) and any(p.get("type") == "image_url" for p in m.content)
         for m in prompt.messages
     )
+
+
+def sampling_kwargs(params: GenParams) -> dict[str, Any]:
+    """The sampling settings an in-process engine takes (llama-cpp-python's completion calls, vLLM's
+    ``SamplingParams``): greedy when no temperature is set; top_p, stop and seed only when given."""
+    kw: dict[str, Any] = {"max_tokens": params.max_tokens,
+                          "temperature": 0.0 if params.temperature is None else params.temperature}
+    if params.top_p is not None:
+        kw["top_p"] = params.top_p
+    if params.stop:
+        kw["stop"] = list(params.stop)
+    if params.seed is not None:
+        kw["seed"] = params.seed
+    return kw

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from ..core.types import Completion, GenParams, Prompt, Usage
-from .base import ModelError
+from .base import ModelError, sampling_kwargs
 
 #: prompt tokens evaluated per llama.cpp call, and so the unit of KV-cache reuse between requests (AlignedPrefix):
 #: KOR-Bench prompts of one rule share 200-830 tokens, so 64 keeps nearly all of it where llama-cpp-python's 512
@@ -62,18 +62,6 @@ class LlamaEngine:
                                n_threads=n_threads or os.cpu_count() or 1)
         self._llm.generate = AlignedPrefix(self._llm)  # type: ignore[method-assign]  # same text whatever ran before
 
-    @staticmethod
-    def _kwargs(params: GenParams) -> dict[str, Any]:
-        kw: dict[str, Any] = {"max_tokens": params.max_tokens,
-                              "temperature": 0.0 if params.temperature is None else params.temperature}
-        if params.top_p is not None:
-            kw["top_p"] = params.top_p
-        if params.stop:
-            kw["stop"] = list(params.stop)
-        if params.seed is not None:
-            kw["seed"] = params.seed
-        return kw
-
     def generate(self, prompt: Prompt, params: GenParams, llm: Any = None) -> Completion:
         """One request; ``llm`` stands in for the ``Llama`` (the batched engine passes a proxy of it)."""
         t0 = time.monotonic()
@@ -81,11 +69,11 @@ class LlamaEngine:
         try:
             if prompt.is_chat:
                 msgs = [{"role": m.role, "content": m.content} for m in prompt.messages]
-                out = llm.create_chat_completion(messages=msgs, **self._kwargs(params))
+                out = llm.create_chat_completion(messages=msgs, **sampling_kwargs(params))
                 choice = out["choices"][0]
                 text = choice["message"].get("content") or ""
             else:
-                out = llm.create_completion(prompt=prompt.text, **self._kwargs(params))
+                out = llm.create_completion(prompt=prompt.text, **sampling_kwargs(params))
                 choice = out["choices"][0]
                 text = choice.get("text") or ""
         except (ValueError, RuntimeError) as e:  # e.g. prompt longer than the context window

@@ -13,20 +13,12 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from ..core.types import Completion, GenParams, Prompt, Usage
-from .base import ModelError, prompt_has_images
+from .base import ModelError, prompt_has_images, sampling_kwargs
 from .multimodal import image_count, vllm_is_multimodal
 
 
 def _sampling(params: GenParams, sp_cls: Any) -> Any:
-    kw: dict[str, Any] = {"max_tokens": params.max_tokens,
-                          "temperature": 0.0 if params.temperature is None else params.temperature}
-    if params.top_p is not None:
-        kw["top_p"] = params.top_p
-    if params.stop:
-        kw["stop"] = list(params.stop)
-    if params.seed is not None:
-        kw["seed"] = params.seed
-    return sp_cls(**kw)
+    return sp_cls(**sampling_kwargs(params))
 
 
 class VLLMBackend:
