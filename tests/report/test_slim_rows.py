@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from reasoneval.core import registry
-from reasoneval.core.benchmark import Benchmark, Turn
+from reasoneval.core.benchmark import Benchmark, Table, Turn
 from reasoneval.core.types import Completion, Item, Usage
 from reasoneval.report import collect
 from reasoneval.report.addons import addon_tables
@@ -139,3 +139,18 @@ def test_the_table_after_a_run_reads_compact_rows(tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(collect, "scored_rows", refused)
     print_report(st, [run_id], True, prompts=False)
     assert json.loads(capsys.readouterr().out) == full
+
+
+def test_a_summariser_that_reads_texts_gets_rows_with_texts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = registry.create("korbench", {})
+    st, run_id = _store(tmp_path, bench, "korbench", ["operation"], "zero-shot", 2, 1, {}, None, per=3)
+    cls = type(registry.for_run(st.find_runs(run_id)[0]))
+
+    def by_text(self: Benchmark, rows: list[Any], mode: str) -> list[Table]:
+        return [Table("answers with a box", ["n"], [[sum("boxed" in r.final.completion.text for r in rows)]])]
+
+    monkeypatch.setattr(cls, "summarize", by_text)
+    full = collect.view(st, run_id, slim=False)
+    slim = collect.view(st, run_id, slim=True)
+    assert slim.tables[0].rows == full.tables[0].rows and full.tables[0].rows[0][0] > 0
+    assert not any(isinstance(r, SlimRow) for r in slim.rows) and len(slim.rows) == len(full.rows)

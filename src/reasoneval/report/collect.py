@@ -117,7 +117,15 @@ def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = Tru
     figs = reasoning.figures(rows)
     stats, extra = run_stats(rows, figs), reasoning.tables(rows, figs)
     del figs  # gone before the summariser runs: the two are never held together
-    return RunView(run, rows, bench.summarize(rows, run["mode"]) + extra, stats)
+    try:
+        tables = bench.summarize(rows, run["mode"])
+    except LookupError:
+        if not slim:
+            raise
+        # a summariser that reads the answers' texts (a plugin's, say): it gets rows with texts
+        rows = scored_rows(store, run["run_id"], scorer, prompts=False)
+        tables = bench.summarize(rows, run["mode"])
+    return RunView(run, rows, tables + extra, stats)
 
 
 def _identity(v: RunView) -> dict[str, str]:
