@@ -53,6 +53,9 @@ def run(
     stream: Annotated[bool, typer.Option(help="stream HTTP responses to measure time to first answer token (not part of the run id)")] = True,
     judge: Annotated[str | None, typer.Option(help="judge model spec (for the benchmarks that use one)")] = None,
     retry_errors: Annotated[bool, typer.Option("--retry-errors", help="re-ask only failed calls")] = False,
+    retry_unanswered: Annotated[bool, typer.Option("--retry-unanswered", help="also re-ask the items whose stored answer is empty or unextractable (their cached responses are not read)")] = False,
+    refresh: Annotated[bool, typer.Option("--refresh", help="re-ask every item: the cache is not read, the new answers replace the stored and cached ones")] = False,
+    fingerprint: Annotated[str, typer.Option(help="how local weights (hf/, llamacpp/<file>, vllm/) are identified: sampled (sizes + 64 blocks of each large file, memoised) | full (every byte; another run id)")] = "sampled",
     executor: Annotated[str, typer.Option(help="local | ray")] = "local",
     ray_address: Annotated[str | None, typer.Option(help="ray://host:port (default: start a local cluster)")] = None,
     workers: Annotated[int, typer.Option(help="Ray workers")] = 2,
@@ -109,13 +112,20 @@ def run(
 
     if limit_mode not in LIMIT_MODES:
         fail(f"unknown --limit-mode {limit_mode!r}: {' or '.join(LIMIT_MODES)}")
+    if fingerprint not in ("sampled", "full"):
+        fail(f"unknown --fingerprint {fingerprint!r}: sampled or full")
+    if refresh and retry_unanswered:
+        fail("--refresh re-asks every item already; drop --retry-unanswered")
     spec = RunSpec(name, subset, mode, model, params, samples, seed or 0, limit, judge, bench.options,
                    data_version=data_version, settings=settings_record, limit_mode=limit_mode,
-                   limit_seed=limit_seed)
+                   limit_seed=limit_seed, fingerprint=fingerprint)
     _check_selects_items(bench, spec)
     if executor not in ("local", "ray"):
         fail(f"unknown executor {executor!r}: local or ray")
-    run_id = spec.run_id()
+    try:
+        run_id = spec.run_id()  # local weights: their content fingerprint (models/fingerprint.py)
+    except OSError as e:
+        fail(f"{model}: cannot read the model files: {e}")
     announce = f"run {run_id}: {target} ({mode}) on {model}  [store {store}]"
     from ..models.limits import ResponseLimits
     from ..models.openai_compat import HTTPOptions
@@ -138,12 +148,14 @@ def run(
                                  retry_errors=retry_errors, progress=progress,
                                  actor_options=json_object("--ray-actor-options", ray_actor_options),
                                  runtime_env=json_object("--ray-runtime-env", ray_runtime_env),
-                                 concurrency=ray_worker_concurrency, start_timeout_s=ray_start_timeout)
+                                 concurrency=ray_worker_concurrency, start_timeout_s=ray_start_timeout,
+                                 refresh=refresh, retry_unanswered=retry_unanswered)
             else:
                 from ..runner.local import run_local
 
                 result = asyncio.run(term.guard(run_local(bench, spec, st, concurrency, retry_errors, progress,
-                                                          announce, http, say=_say)))
+                                                          announce, http, say=_say, refresh=refresh,
+                                                          retry_unanswered=retry_unanswered)))
     except ModelError as e:
         fail(str(e))
     except (FileNotFoundError, ValueError) as e:

@@ -18,8 +18,10 @@ def rm(
     runs: Annotated[list[str], typer.Argument(help="run ids (or unique prefixes)")],
     store: StoreOpt = DEFAULT_STORE,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="delete without asking")] = False,
+    drop_cache: Annotated[bool, typer.Option("--drop-cache", help="also forget the runs' cached responses, so a re-run asks the model again")] = False,
 ) -> None:
-    """Delete runs with their completions and verdicts (the response cache stays, so a re-run is free)."""
+    """Delete runs with their completions and verdicts (the response cache stays, so a re-run is free, unless
+    --drop-cache)."""
     from ..report.collect import resolve_run
     from ..report.compare import plain
     from . import common as cli
@@ -43,11 +45,12 @@ def rm(
     with ExitStack() as locks:  # a run that is running in another process is not pulled from under it
         for run_id in ids:
             locks.enter_context(st.run_lock(run_id))
-        removed = st.delete_runs(ids)
+        removed = st.delete_runs(ids, drop_cache=drop_cache)
     st.close()
+    cache = (f"; {removed.pop('cache')} cached responses forgotten" if drop_cache
+             else "; the response cache stays (--drop-cache forgets it)")
     typer.echo(f"deleted {removed['runs']} run(s): " + ", ".join(f"{n} {t}" for t, n in removed.items()
-                                                                   if t != "runs") + " rows; the response cache stays",
-               err=True)
+                                                                   if t != "runs") + " rows" + cache, err=True)
 
 
 def show(

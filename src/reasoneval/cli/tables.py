@@ -114,11 +114,11 @@ def runs_cmd(
         when = dt.datetime.fromtimestamp(r["updated"] or r["created"]).strftime("%Y-%m-%d %H:%M")
         opts, limit = _run_options(r.get("spec") or {})
         rows.append([r["run_id"], r["benchmark"], r["subset"], r["mode"], display_name(r), r["model"],
-                     _options_text(opts, limit),
+                     _identity_text(r.get("spec") or {}), _options_text(opts, limit),
                      t["items"], acc, t["errors"], r["status"], when])
-        extra.append({"options": opts, "limit": limit})
-    cols = ["run", "benchmark", "subset", "mode", "name", "model", "options", "items", "accuracy", "errors",
-            "status", "updated"]
+        extra.append({"options": opts, "limit": limit, "model_identity": _identity_of(r.get("spec") or {})})
+    cols = ["run", "benchmark", "subset", "mode", "name", "model", "identity", "options", "items", "accuracy",
+            "errors", "status", "updated"]
     if json_out:
         docs = [{**dict(zip(cols, r, strict=True)), **x} for r, x in zip(rows, extra, strict=True)]
         typer.echo(json.dumps(docs, ensure_ascii=False, indent=1))
@@ -126,6 +126,33 @@ def runs_cmd(
         typer.echo(f"no runs in {store}", err=True)
     else:
         render.to_terminal([Table(f"runs in {store}", cols, rows)])
+
+
+def _identity_of(spec: dict[str, Any]) -> dict[str, Any]:
+    """How a stored run's model is identified (``models/identity.py``): its key, how it was made, the fingerprint
+    or the served model and endpoints; a run stored before identities were recorded: its model string."""
+    got = spec.get("model_identity")
+    out: dict[str, Any] = dict(got) if isinstance(got, dict) else {"how": "string"}
+    out["key"] = spec.get("model_id") or spec.get("model")
+    for k in ("served_model", "endpoints", "previous_ids"):
+        if spec.get(k):
+            out[k] = spec[k]
+    return out
+
+
+def _identity_text(spec: dict[str, Any]) -> str:
+    """``weights s:1a2b3c4d5e6f (sampled, 3 files)``, ``served qwen`` (``-> <served id>``), or empty."""
+    ident = _identity_of(spec)
+    fp = ident.get("fingerprint")
+    if ident.get("how") == "weights" and isinstance(fp, dict):
+        text = (f"weights {str(fp.get('method', '?'))[0]}:{str(fp.get('digest', ''))[:12]} "
+                f"({fp.get('method')}, {fp.get('files')} files)")
+    elif ident.get("how") == "served":
+        text = f"served {ident.get('name', '')}" + (f" -> {ident['served_model']}" if ident.get("served_model")
+                                                    else "")
+    else:
+        text = ""
+    return re.sub(r"[\x00-\x1f\x7f-\x9f]", "?", text)
 
 
 def _run_options(spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:

@@ -52,6 +52,16 @@ class OpenAICompatBackend(HTTPBackend):
         super().__init__(spec, base_urls, api_key, concurrency, options)
         self.model = model
         self._stream = self.opts.stream
+        #: the model id the server says it serves (``identify``; None until asked, or unknown)
+        self.served_id: str | None = None
+
+    async def identify(self) -> None:
+        """Ask the replicas which model they serve (:mod:`.served`), once, before the run's first request."""
+        from .served import served_ids
+
+        headers = {k: v for k, v in self._headers().items() if k != "Content-Type"}
+        self.served_id = await served_ids(await self._get_session(), self.model, [r.url for r in self.replicas],
+                                          headers, min(10.0, self.opts.timeout_s))
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json"}

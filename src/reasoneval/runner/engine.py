@@ -18,9 +18,11 @@ from ..core.response import Response
 from ..core.safetext import server_text
 from ..core.types import Completion, GenParams, Item, Prompt, Verdict
 from ..models.base import ModelBackend, ModelError, prompt_has_images
+from ..models.identity import identify
 from ..models.ratelimit import Lease, Slots
 from ..store.sqlite import RunStore
 from .batcher import Batcher
+from .identity import adopt_legacy, check_served, run_metadata, served_key
 from .progress import RunProgress
 from .sample import limit_items
 from .session import JUDGE_PARAMS, Ask, ScoringSession
@@ -120,14 +122,21 @@ class Runner:
         #: (subset, item key) -> its first prompt and that prompt's canonical JSON: the samples of an item are
         #: taken one after another, so each is built and encoded once, not once per sample (oldest dropped first)
         self._first_prompts: dict[tuple[str, str], tuple[Prompt, str]] = {}
+        #: the models' keys in the cache (``models/identity.py``): the answering model's from the run spec, with
+        #: the id its server says it serves (two servers serving other models under one name share nothing)
+        self._model_key = served_key(spec.model_key(), backend)
+        self._judge_key = served_key(identify(judge.spec).key, judge) if judge is not None else ""
+        self._refresh_all = False  # --refresh: no answer comes from the cache
+        self._reask: set[tuple[str, int]] = set()  # --retry-unanswered: these units skip the cache
 
     async def _call(self, gen: Generate, model_spec: str, prompt: Prompt | Callable[[], Prompt],
                     params: GenParams, sample: int, res: RunResult,
-                    first_of: Item | None = None) -> tuple[Completion, str, bool, Prompt, str]:
+                    first_of: Item | None = None, fresh: bool = False) -> tuple[Completion, str, bool, Prompt, str]:
         """``prompt`` may be a function that builds it: it is called once the request slot is held. Returns the
         completion, its cache key, whether it came from the cache, the prompt and the prompt's canonical JSON
         (made once: the cache key hashes it and the store keeps it). ``first_of``: the prompt is this item's first
-        (the same for each of its samples)."""
+        (the same for each of its samples). ``fresh``: the cache is not read (the answer is asked again and
+        replaces the cached one)."""
         assert self._slots is not None
         # the prompt is built and the cache looked up once a request slot is free, not when the unit starts:
         # a thousand units start at once, and their prompts and lookups up front would hold the event loop
@@ -150,7 +159,8 @@ class Runner:
                 keyer = self._keyers[(model_spec, pc)] = CacheKeyer(model_spec, pc)
             key = keyer.key_of(pj, sample)
             # a store whose cache was empty when the run began can only hold what this run generated
-            hit = self.store.cache_get(key) if not self._cache_was_empty or key in self._generated else None
+            hit = (self.store.cache_get(key) if not fresh and (not self._cache_was_empty or key in self._generated)
+                   else None)
             if hit is not None:
                 res.cached += 1
                 return hit, key, True, prompt, pj
@@ -194,8 +204,9 @@ class Runner:
                 res.reused += 1
             else:
                 cached_only = False
-                comp, key, hit, prompt, pj = await self._call(self._gen, self.spec.model, next_prompt, params,
-                                                              sample, res, item if t == 0 else None)
+                fresh = self._refresh_all or (item.key, sample) in self._reask
+                comp, key, hit, prompt, pj = await self._call(self._gen, self._model_key, next_prompt, params,
+                                                              sample, res, item if t == 0 else None, fresh)
                 if hit:
                     cached_only = True
                 await self.store.aput_completion(run_id, item.key, sample, t, "answer", item.subset, prompt,
@@ -225,7 +236,8 @@ class Runner:
         async def ask(jp: Prompt) -> Completion:
             jc = judged.get(turn)
             if jc is None:
-                jc, key, hit, _, pj = await self._call(judge_gen, judge.spec, jp, JUDGE_PARAMS, 0, res)
+                jc, key, hit, _, pj = await self._call(judge_gen, self._judge_key, jp, JUDGE_PARAMS, 0, res,
+                                                       fresh=self._refresh_all or (item.key, sample) in self._reask)
                 await self.store.aput_completion(run_id, item.key, sample, turn, "judge", item.subset, jp, key,
                                                  jc, cache=not hit, prompt_json=pj)
             return jc
@@ -240,15 +252,28 @@ class Runner:
                 raise ModelError(f"{self.backend.spec} is a text-only backend, but {self.spec.benchmark} item "
                                  f"{it.key} has images; use a vision model over openai-compat")
 
-    async def run(self, retry_errors: bool = False) -> RunResult:
+    async def run(self, retry_errors: bool = False, refresh: bool = False,
+                  retry_unanswered: bool = False) -> RunResult:
+        """``retry_errors``: failed calls are asked again; ``retry_unanswered``: so are stored answers that are
+        empty or gave nothing to score (their cached responses are not read); ``refresh``: every item is asked
+        again, the cache is not read, the new answers replace the stored and cached ones."""
         bench, spec, store = self.bench, self.spec, self.store
         items = load_items(bench, spec)
         self._check_modalities(items)
         run_id = spec.run_id()
-        resumed = store.upsert_run(run_id, spec.benchmark, spec.subset or "*", spec.mode, spec.model,
-                                   spec.record(bench.data_version(), bench.prompt_version(spec.mode)))
+        record = spec.record(bench.data_version(), bench.prompt_version(spec.mode))
+        adopt_legacy(store, spec, run_id, record)
+        check_served(store, run_id, self.backend)
+        resumed = store.upsert_run(run_id, spec.benchmark, spec.subset or "*", spec.mode, spec.model, record)
+        store.update_record(run_id, run_metadata(store, spec, run_id, self.backend))
         if retry_errors:
             store.delete_errors(run_id)
+        if refresh:
+            store.forget_answers(run_id)
+            self._refresh_all = True
+        elif retry_unanswered:
+            self._reask = set(store.unanswered(run_id))
+            store.forget_answers(run_id, sorted(self._reask))
         existing: dict[tuple[str, int], list[tuple[Prompt, Completion]]] = defaultdict(list)
         judged: dict[tuple[str, int], dict[int, Completion]] = defaultdict(dict)
         for c in store.completions(run_id):

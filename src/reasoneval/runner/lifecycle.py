@@ -14,11 +14,14 @@ from ..models.preflight import check_reachable
 
 async def make_ready(backend: ModelBackend) -> None:
     """Start ``backend`` (engines that run in a process of their own load here) and check that it answers (an
-    HTTP backend: one of its replicas is reachable, else one ``ModelError`` line)."""
+    HTTP backend: one of its replicas is reachable, else one ``ModelError`` line; which model it serves)."""
     start = getattr(backend, "start", None)
     if start is not None:
         await start()
     await check_reachable(backend)
+    identify = getattr(backend, "identify", None)  # a served model: which model the server serves
+    if identify is not None:
+        await identify()
 
 
 @asynccontextmanager

@@ -25,11 +25,12 @@ def _to_stderr(line: str) -> None:
 
 async def run_local(bench: Benchmark, spec: RunSpec, st: RunStore, concurrency: int, retry_errors: bool,
                     progress: bool, announce: str = "", http: Any = None,
-                    say: Callable[[str], None] = _to_stderr, backend: ModelBackend | None = None) -> RunResult:
+                    say: Callable[[str], None] = _to_stderr, backend: ModelBackend | None = None, *,
+                    refresh: bool = False, retry_unanswered: bool = False) -> RunResult:
     """Load the model (and judge), check both answer, run ``spec`` on this machine, close them again.
     ``announce`` is said once the model answers (from then on the run exists and can be resumed).
     ``backend``: a model served elsewhere (Ray's workers, started and checked by their owner, who closes them)
-    in place of loading ``spec.model`` here."""
+    in place of loading ``spec.model`` here. ``refresh`` / ``retry_unanswered``: :meth:`Runner.run`."""
     own = backend is None
     model = load_model(spec.model, concurrency=concurrency, seed=spec.seed, http=http) if backend is None else backend
     judge = load_model(spec.judge, concurrency=concurrency, seed=spec.seed, http=http) if spec.judge else None
@@ -43,7 +44,7 @@ async def run_local(bench: Benchmark, spec: RunSpec, st: RunStore, concurrency: 
         if announce:  # the model answers: from here on the run exists and can be resumed
             say(announce)
         runner = Runner(bench, spec, st, model, judge, concurrency=concurrency, progress=progress)
-        res = await runner.run(retry_errors=retry_errors)
+        res = await runner.run(retry_errors=retry_errors, refresh=refresh, retry_unanswered=retry_unanswered)
         deaths = getattr(model, "deaths", None)
         if deaths:
             res.extra["engine_deaths"] = list(deaths)

@@ -437,7 +437,8 @@ def _is_client(ray: Any) -> bool:
 def run_ray(bench: Benchmark, spec: RunSpec, store: RunStore, workers: int = 2, address: str | None = None,
             retry_errors: bool = False, progress: bool = True, *, num_cpus: int | None = None,
             actor_options: dict[str, Any] | None = None, concurrency: int | None = None,
-            runtime_env: dict[str, Any] | None = None, start_timeout_s: float | None = None) -> RunResult:
+            runtime_env: dict[str, Any] | None = None, start_timeout_s: float | None = None,
+            refresh: bool = False, retry_unanswered: bool = False) -> RunResult:
     """Run ``spec`` with generation sharded over ``workers`` Ray actors; the store stays on the driver.
 
     ``address``: ``ray://host:10001`` (or ``auto``) joins an existing cluster; None starts a local one
@@ -453,7 +454,7 @@ def run_ray(bench: Benchmark, spec: RunSpec, store: RunStore, workers: int = 2, 
                                 start_timeout_s=start_timeout_s)
         # the judge, the engine and the store exactly as a local run has them, Ray's workers as the model
         res = asyncio.run(run_local(bench, spec, store, backend.max_concurrency, retry_errors, progress,
-                                    backend=backend))
+                                    backend=backend, refresh=refresh, retry_unanswered=retry_unanswered))
         res.extra["executor"] = "ray"
         res.extra["workers"] = backend.worker_stats()
         for s in res.extra["workers"]:

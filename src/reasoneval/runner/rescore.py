@@ -19,7 +19,8 @@ def spec_of(run: dict[str, Any]) -> RunSpec:
     d = run["spec"]
     return RunSpec(d["benchmark"], d["subset"], d["mode"], d["model"], GenParams.from_json(d["params"]),
                    d["samples"], d["seed"], d["limit"], d.get("judge"), d.get("options") or {},
-                   d.get("data_version", ""), **limit_of(d), origin=d.get("origin"))
+                   d.get("data_version", ""), **limit_of(d), origin=d.get("origin"),
+                   model_id=d.get("model_id") or d["model"])
 
 
 def limit_of(spec: dict[str, Any]) -> dict[str, Any]:

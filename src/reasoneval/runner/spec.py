@@ -9,6 +9,7 @@ from .. import __version__
 from ..core.hashing import hash_obj
 from ..core.options import BenchOptions
 from ..core.types import GenParams
+from ..models.identity import ModelIdentity, identify
 from .sample import SAMPLER_VERSION
 
 
@@ -38,9 +39,35 @@ class RunSpec:
     #: where the completions came from when they were made elsewhere (``reasoneval import``): the source
     #: files and their sha256; part of the run id (absent, and so leaving other ids unchanged, for runs made here)
     origin: dict[str, Any] | None = None
+    #: the model's identity in the run id and the cache (``models/identity.py``): a content fingerprint of local
+    #: weights, a served model's name; None: worked out from ``model`` when first needed (a run made here) or
+    #: ``model`` itself (an imported run)
+    model_id: str | None = None
+    #: how local weights are fingerprinted: "sampled" (default) or "full"
+    fingerprint: str = "sampled"
+    #: what :func:`~reasoneval.models.identity.identify` found (kept for the record)
+    model_identity: ModelIdentity | None = field(default=None, repr=False, compare=False)
+
+    def model_key(self) -> str:
+        """What the run id and the cache key carry for the model (worked out once per spec)."""
+        if self.model_id is None:
+            if self.origin:
+                self.model_id = self.model
+            else:
+                self.model_identity = identify(self.model, self.fingerprint)
+                self.model_id = self.model_identity.key
+        return self.model_id
 
     def identity(self) -> dict[str, Any]:
-        d = {"benchmark": self.benchmark, "subset": self.subset, "mode": self.mode, "model": self.model,
+        return self._identity(self.model_key())
+
+    def legacy_run_id(self) -> str:
+        """The id this run had before models were identified by content / served name (the model string in
+        the id); equal to :meth:`run_id` where the key is the string itself."""
+        return hash_obj(self._identity(self.model))[:12]
+
+    def _identity(self, model: str) -> dict[str, Any]:
+        d = {"benchmark": self.benchmark, "subset": self.subset, "mode": self.mode, "model": model,
              "params": self.params.to_json(), "samples": self.samples, "seed": self.seed,
              "limit": self.limit, "judge": self.judge, "options": self._option_identity(),
              "data_version": self.data_version}
@@ -64,6 +91,12 @@ class RunSpec:
     def record(self, data_version: str, prompt_version: str) -> dict[str, Any]:
         rec = {**self.identity(), "options": self.option_values(), "package_version": __version__,
                "data_version": data_version or self.data_version, "prompt_version": prompt_version}
+        rec["model"] = self.model  # the string as given; the identity is model_id
+        key = self.model_key()
+        if key != self.model:
+            rec["model_id"] = key
+        if self.model_identity is not None and self.model_identity.how != "string":
+            rec["model_identity"] = {"how": self.model_identity.how, **self.model_identity.details}
         if self.settings is not None:
             rec["settings"] = self.settings
         return rec

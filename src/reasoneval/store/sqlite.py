@@ -554,19 +554,105 @@ class RunStore:
         return len(keys)
 
     @_guarded
-    def delete_runs(self, run_ids: list[str]) -> dict[str, int]:
-        """Delete runs with their completions and verdicts (and their rows of an ``items`` table, where a store
-        has one), all in one transaction; the response cache stays. Returns the number of rows removed per
-        table."""
-        self.flush()
+    def update_record(self, run_id: str, fields: dict[str, Any]) -> None:
+        """Merge ``fields`` into the run's stored record (metadata: endpoints, the served model id...; never
+        what the run id hashes)."""
+        row = self.db.execute("SELECT spec_json FROM runs WHERE run_id=?", (run_id,)).fetchone()
+        if row is None:
+            return
+        spec = {**json.loads(row[0] or "{}"), **fields}
+        self.db.execute("UPDATE runs SET spec_json=? WHERE run_id=?", (json.dumps(spec), run_id))
+
+    def _run_tables(self) -> list[str]:
+        """The tables that hold a run's rows, keyed by ``run_id`` (``items`` where a store has one)."""
         tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        removed = dict.fromkeys(("runs", "completions", "verdicts"), 0)
+        out = ["runs", "completions", "verdicts"]
         if "items" in tables and "run_id" in {r[1] for r in self.db.execute("PRAGMA table_info(items)")}:
-            removed["items"] = 0
+            out.append("items")
+        return out
+
+    @_guarded
+    def adopt_run(self, old_id: str, new_id: str, record: dict[str, Any]) -> bool:
+        """Give the run stored as ``old_id`` the id ``new_id`` (a run stored before models were identified by
+        what they are), in one transaction; its record gets ``record`` merged and ``previous_ids``. False when
+        ``old_id`` is not stored or ``new_id`` is."""
+        self.flush()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            have = {r[0] for r in self.db.execute("SELECT run_id FROM runs WHERE run_id IN (?,?)", (old_id, new_id))}
+            if old_id not in have or new_id in have:
+                self.db.execute("ROLLBACK")
+                return False
+            for table in self._run_tables():  # names from the fixed list, never from input
+                self.db.execute(f"UPDATE {table} SET run_id=? WHERE run_id=?", (new_id, old_id))
+            row = self.db.execute("SELECT spec_json FROM runs WHERE run_id=?", (new_id,)).fetchone()
+            spec = json.loads(row[0] or "{}")
+            spec = {**spec, **record, "previous_ids": [*spec.get("previous_ids", []), old_id]}
+            self.db.execute("UPDATE runs SET spec_json=? WHERE run_id=?", (json.dumps(spec), new_id))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return True
+
+    @_guarded
+    def forget_answers(self, run_id: str, units: list[tuple[str, int]] | None = None) -> int:
+        """Delete the stored completions and verdicts of ``units`` ((item key, sample) pairs; None: every unit of
+        the run), so the run asks them again. Returns the number of units whose rows were removed."""
+        self.flush()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            if units is None:
+                n = self.db.execute("SELECT COUNT(*) FROM (SELECT DISTINCT item_key, sample FROM completions "
+                                    "WHERE run_id=?)", (run_id,)).fetchone()[0]
+                self.db.execute("DELETE FROM completions WHERE run_id=?", (run_id,))
+                self.db.execute("DELETE FROM verdicts WHERE run_id=?", (run_id,))
+            else:
+                n = 0
+                for item_key, sample in units:
+                    n += self.db.execute("DELETE FROM completions WHERE run_id=? AND item_key=? AND sample=?",
+                                         (run_id, item_key, sample)).rowcount > 0
+                    self.db.execute("DELETE FROM verdicts WHERE run_id=? AND item_key=? AND sample=?",
+                                    (run_id, item_key, sample))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return int(n)
+
+    @_reading
+    @_guarded
+    def unanswered(self, run_id: str, scorer: str = "default") -> list[tuple[str, int]]:
+        """The (item key, sample) pairs whose stored answer is empty or gave nothing to score (an unanswerable
+        verdict other than a missing judge or item), in store order."""
+        self.flush()
+        rows = self.db.execute(
+            "SELECT DISTINCT c.item_key, c.sample FROM completions c LEFT JOIN verdicts v ON v.run_id=c.run_id "
+            "AND v.item_key=c.item_key AND v.sample=c.sample AND v.turn=c.turn AND v.scorer=? "
+            "WHERE c.run_id=? AND c.role='answer' AND c.error IS NULL AND (TRIM(COALESCE(c.text, ''))='' "
+            "OR (v.outcome='unanswerable' AND COALESCE(v.method, '') NOT IN ('judge-missing', 'item-missing'))) "
+            "ORDER BY c.rowid", (scorer, run_id)).fetchall()
+        return [(str(r[0]), int(r[1])) for r in rows]
+
+    @_guarded
+    def delete_runs(self, run_ids: list[str], drop_cache: bool = False) -> dict[str, int]:
+        """Delete runs with their completions and verdicts (and their rows of an ``items`` table, where a store
+        has one), all in one transaction; the response cache stays unless ``drop_cache`` (then the cached
+        responses of the runs' completions go too, so a re-run asks again). Returns the number of rows removed
+        per table."""
+        self.flush()
+        removed = dict.fromkeys(self._run_tables(), 0)
+        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if drop_cache:
+            removed["cache"] = 0
         self.db.execute("BEGIN IMMEDIATE")
         try:
             for run_id in run_ids:
-                for table in removed:  # names from the fixed list above, never from input
+                if drop_cache:
+                    removed["cache"] += self.db.execute(
+                        "DELETE FROM cache WHERE key IN (SELECT cache_key FROM completions WHERE run_id=? "
+                        "AND cache_key IS NOT NULL)", (run_id,)).rowcount
+                for table in self._run_tables():  # names from the fixed list above, never from input
                     removed[table] += self.db.execute(f"DELETE FROM {table} WHERE run_id=?", (run_id,)).rowcount
             if "prompts" in tables:  # the prompts no completion refers to any more
                 self.db.execute("DELETE FROM prompts WHERE hash NOT IN "

@@ -99,6 +99,9 @@ async def hang_until_gone(request: web.Request) -> web.StreamResponse:
 
 
 class FakeServer:
+    #: ``--served-id``: the model ``GET /v1/models`` lists (empty: no such route, as before)
+    served_id = ""
+
     def __init__(self, delay: float, faults: list[str], fail_every: int, timeout_sleep: float,
                  retry_after: str, capacity: int = 0, answers: list[tuple[str, str]] | None = None,
                  fault_rate: float = 0.0, reasoning_field: str = "", reasoning_tokens: bool = False,
@@ -343,8 +346,14 @@ class FakeServer:
     async def stats_handler(self, request: web.Request) -> web.Response:
         return web.json_response({**self.stats, "distinct_prompts": len(self.order)})
 
+    async def models_handler(self, request: web.Request) -> web.Response:
+        if not self.served_id:
+            raise web.HTTPNotFound()
+        return web.json_response({"object": "list", "data": [{"id": self.served_id, "object": "model"}]})
+
     def app(self) -> web.Application:
         app = web.Application()
+        app.router.add_get("/v1/models", self.models_handler)
         app.router.add_post("/v1/chat/completions", self.handle)
         app.router.add_post("/v1/completions", self.handle)
         app.router.add_get("/stats", self.stats_handler)
@@ -371,6 +380,7 @@ def main() -> None:
     ap.add_argument("--reject-stream", action="store_true", help="HTTP 400 to streamed requests")
     ap.add_argument("--think-delay", type=float, default=0.0, help="seconds between reasoning and answer")
     ap.add_argument("--bomb-mb", type=int, default=1024, help="MiB the gzipbomb fault expands to")
+    ap.add_argument("--served-id", default="", help="the model id GET /v1/models lists (default: no such route)")
     a = ap.parse_args()
     answers: list[tuple[str, str]] = []
     if a.answers:
@@ -380,6 +390,7 @@ def main() -> None:
                      a.retry_after, capacity=a.capacity, answers=answers, fault_rate=a.fault_rate,
                      reasoning_field=a.reasoning_field, reasoning_tokens=a.reasoning_tokens, stream=a.stream,
                      reject_stream=a.reject_stream, think_delay=a.think_delay, bomb_mb=a.bomb_mb)
+    srv.served_id = a.served_id
     web.run_app(srv.app(), host=a.host, port=a.port, print=None, access_log=None, backlog=4096)
 
 
