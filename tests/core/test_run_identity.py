@@ -264,3 +264,39 @@ def test_old_weights_run_stays_but_is_not_reused(tmp_path: Path, monkeypatch: py
     new, b = _run_weights(store, ckpt)  # which weights made the old run is unknown: asked again
     assert new.run_id != old.run_id and b.calls == 8
     assert store.get_run(old.run_id) is not None  # still listed and reported
+
+
+def test_ray_workers_weights_identity(tmp_path: Path) -> None:
+    from reasoneval.runner.ray_exec import adopt_worker_identity
+
+    ckpt = _checkpoint(tmp_path / "ckpt", 1)
+    spec = _spec(f"hf/{ckpt}")
+    key = spec.model_key()
+    adopt_worker_identity(spec, key)  # the workers loaded the same bytes
+    assert spec.model_key() == key
+    with pytest.raises(ModelError, match="other weights"):
+        adopt_worker_identity(spec, "hf/@s:000000000000000000000000")
+    remote = _spec("hf/only/on/the/cluster")  # a laptop driving a cluster: the workers' fingerprint is the id
+    before = remote.run_id()
+    adopt_worker_identity(remote, "hf/@s:123456789012345678901234")
+    assert remote.run_id() != before and remote.record("", "")["model_id"] == "hf/@s:123456789012345678901234"
+
+
+def test_runs_lists_identity(tmp_path: Path, make_server) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from reasoneval.cli import app
+
+    srv = make_server("--served-id", "q-7b")
+    db = tmp_path / "s.db"
+    store = RunStore(db)
+    _run_served(store, f"openai-compat/q@{srv.url}")
+    _run_weights(store, _checkpoint(tmp_path / "ckpt", 1))
+    store.close()
+    got = CliRunner().invoke(app, ["runs", "--store", str(db), "--json"])
+    assert got.exit_code == 0, got.output
+    idents = sorted((r["model_identity"]["how"], r["identity"]) for r in json.loads(got.stdout))
+    assert idents[0][0] == "served" and idents[0][1] == "served q -> q-7b"
+    assert idents[1][0] == "weights" and idents[1][1].startswith("weights s:") and "sampled, 3 files" in idents[1][1]

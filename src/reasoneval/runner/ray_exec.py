@@ -37,6 +37,7 @@ from urllib.parse import parse_qsl
 from ..core.benchmark import Benchmark
 from ..core.types import Completion, GenParams, Prompt
 from ..models.base import ModelBackend, ModelError
+from ..models.identity import ModelIdentity, identify
 from ..store.sqlite import RunStore
 from .engine import RunResult, _generator
 from .local import run_local
@@ -101,7 +102,9 @@ def _load_backend(model_spec: str, seed: int, concurrency: int, n_threads: int |
 class ModelWorker:
     """The body of one Ray actor: one model, many concurrent ``generate`` calls (an async actor)."""
 
-    def __init__(self, model_spec: str, seed: int, concurrency: int, n_threads: int | None) -> None:
+    def __init__(self, model_spec: str, seed: int, concurrency: int, n_threads: int | None,
+                 fingerprint: str = "sampled") -> None:
+        self.fingerprint = fingerprint
         self.error: str | None = None
         self.backend: ModelBackend | None = None
         try:
@@ -123,6 +126,10 @@ class ModelWorker:
                 await make_ready(self.backend)
             except ModelError as e:
                 info["error"] = str(e)
+            try:  # the weights this worker loaded, by content (each node may hold other bytes at the path)
+                info["model_key"] = identify(self.backend.spec, self.fingerprint).key
+            except OSError as e:
+                info["error"] = f"cannot fingerprint the model files: {e}"
         return info
 
     async def generate(self, prompt: Prompt, params: GenParams) -> Completion:
@@ -173,6 +180,8 @@ class RayBackend:
         if not workers:
             raise ModelError("the ray executor needs at least one worker")
         self.spec = spec
+        #: the one model identity the workers reported (``start_workers``)
+        self.model_key: str | None = None
         self.workers = workers
         self.supports_images = supports_images
         self.max_concurrency = sum(w.slots for w in workers)
@@ -318,8 +327,10 @@ def _cpus_per_worker(total_cpus: float, workers: int) -> float:
 
 def start_workers(model_spec: str, workers: int, seed: int = 0, *, local_cpus: float | None = None,
                   actor_options: dict[str, Any] | None = None, concurrency: int | None = None,
-                  start_timeout_s: float | None = None) -> RayBackend:
-    """Start ``workers`` actors that each load ``model_spec``; wait until every one has its model.
+                  start_timeout_s: float | None = None, fingerprint: str = "sampled") -> RayBackend:
+    """Start ``workers`` actors that each load ``model_spec``; wait until every one has its model, and the same
+    model: local weights are fingerprinted on each worker (``fingerprint``: the method), and workers that hold
+    different bytes at the path are one ``ModelError`` line (the backend's ``model_key``: their one key).
 
     ``local_cpus``: CPUs of the cluster to share among workers (a local cluster); None on a remote
     cluster, where each worker asks for 1 CPU (plus ``tp`` GPUs for vLLM) unless
@@ -342,7 +353,7 @@ def start_workers(model_spec: str, workers: int, seed: int = 0, *, local_cpus: f
     timeout = start_timeout_s or DEFAULT_START_TIMEOUT_S
 
     actor_cls = ray.remote(ModelWorker)
-    handles = [actor_cls.options(**opts).remote(model_spec, seed, concurrency or 32, n_threads)
+    handles = [actor_cls.options(**opts).remote(model_spec, seed, concurrency or 32, n_threads, fingerprint)
                for _ in range(workers)]
     refs = [h.ready.remote() for h in handles]
     ask = {k: v for k, v in opts.items() if k in ("num_cpus", "num_gpus", "resources", "memory")}
@@ -375,12 +386,34 @@ def start_workers(model_spec: str, workers: int, seed: int = 0, *, local_cpus: f
         for h in handles:
             ray.kill(h, no_restart=True)
         raise ModelError(f"Ray worker on {errors[0]['host']} could not use {model_spec}: {errors[0]['error']}")
+    keys = {str(i.get("model_key")) for i in infos}
+    if len(keys) > 1:
+        for h in handles:
+            ray.kill(h, no_restart=True)
+        shown = ", ".join(f"{i['host']}: {i.get('model_key')}" for i in infos)
+        raise ModelError(f"the Ray workers loaded different models from {model_spec} ({shown}): one run asks one "
+                         "model; give every node the same files")
     pool = []
     for i, (h, info) in enumerate(zip(handles, infos, strict=True)):
         slots = max(1, min(int(info["max_concurrency"]), concurrency or MAX_WORKER_CONCURRENCY))
         pool.append(Worker(h, i, host=str(info["host"]), slots=slots))
-    return RayBackend(model_spec, pool, supports_images=all(i["supports_images"] for i in infos),
-                      ray_module=ray)
+    backend = RayBackend(model_spec, pool, supports_images=all(i["supports_images"] for i in infos),
+                         ray_module=ray)
+    backend.model_key = keys.pop() if keys else None
+    return backend
+
+
+def adopt_worker_identity(spec: RunSpec, worker_key: str | None) -> None:
+    """The workers' model identity, checked against the driver's: where the driver has the weights too, the
+    same bytes or one ``ModelError`` line; where it has not (a laptop driving a cluster), the workers' content
+    fingerprint is the run's identity."""
+    if worker_key is None or worker_key == spec.model_key():
+        return
+    if spec.model_identity is not None and spec.model_identity.how == "weights":
+        raise ModelError(f"the Ray workers hold other weights at {spec.model} ({worker_key}) than this machine "
+                         f"({spec.model_key()}): one run asks one model")
+    spec.model_id = worker_key
+    spec.model_identity = ModelIdentity(worker_key, "weights", {"fingerprinted_on": "ray workers"})
 
 
 def _init_ray(ray: Any, address: str | None, num_cpus: int | None,
@@ -451,7 +484,8 @@ def run_ray(bench: Benchmark, spec: RunSpec, store: RunStore, workers: int = 2, 
     try:
         backend = start_workers(spec.model, workers, spec.seed, local_cpus=local_cpus,
                                 actor_options=actor_options, concurrency=concurrency,
-                                start_timeout_s=start_timeout_s)
+                                start_timeout_s=start_timeout_s, fingerprint=spec.fingerprint)
+        adopt_worker_identity(spec, backend.model_key)
         # the judge, the engine and the store exactly as a local run has them, Ray's workers as the model
         res = asyncio.run(run_local(bench, spec, store, backend.max_concurrency, retry_errors, progress,
                                     backend=backend, refresh=refresh, retry_unanswered=retry_unanswered))
