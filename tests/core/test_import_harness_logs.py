@@ -61,7 +61,7 @@ def test_the_target_can_be_named_when_the_task_name_is_not_ours(tmp_path: Path) 
     assert r.exit_code == 1 and "--as korbench:SUBSET" in r.output
     got = json.loads(cli("import", "korbench", str(src), "--store", str(tmp_path / "s.db"), "--json",
                          "--as", "korbench:operation:zero-shot", "--name", "my-model"))
-    assert got[0]["model"] == "my-model" and got[0]["items"] == 10
+    assert got[0]["name"] == "my-model" and got[0]["model"] == "fake-chat" and got[0]["items"] == 10
     assert outcomes(tmp_path / "s.db", got[0]["run"], tmp_path) == expected()
 
 
