@@ -161,8 +161,8 @@ def check_mapping(bench: Benchmark, item: Item, mode: str, fields: Mapping[str, 
     answers = {k: fields[k] for k in ANSWER_FIELDS if _values(fields.get(k))}
     questions = {k: fields[k] for k in QUESTION_FIELDS if _values(fields.get(k))}
     golds = _values(item.gold)
-    item_qs = [_norm(str(v)) for k in QUESTION_FIELDS for v in _values(item.data.get(k))
-               if isinstance(v, str) and v.strip()]
+    item_raw = [v for k in QUESTION_FIELDS for v in _values(item.data.get(k)) if isinstance(v, str) and v.strip()]
+    item_qs = [_norm(v) for v in item_raw]
     gold_check = bool(answers and golds)
     question_check = bool(questions and item_qs)
     if not gold_check and not question_check:
@@ -180,7 +180,7 @@ def check_mapping(bench: Benchmark, item: Item, mode: str, fields: Mapping[str, 
         return
     says = ", ".join(f"{k} {_short(v)}" for k, v in [*answers.items(), *questions.items()])
     item_says = ", ".join([*([f"gold {_short(item.gold)}"] if golds else []),
-                           *([f"question {_short(item_qs[0])}"] if item_qs else [])])
-    raise DataError(f"{where}: this sample is not {bench.name} {item.subset} item {item.id!r} that {target} maps it "
-                    f"to: the log says {says}; the item says {item_says}. Name the right target with --as "
+                           *([f"question {_short(item_raw[0])}"] if item_raw else [])])
+    raise DataError(f"{where}: the sample does not match {bench.name} {item.subset} item {item.id!r}, where {target} "
+                    f"maps it: the log says {says}; the item says {item_says}. Name the right target with --as "
                     f"{bench.name}:SUBSET[:MODE], or pass --force to import it as mapped")
