@@ -474,6 +474,10 @@ def import_cmd(
             what = "already stored" + (f", named {r.name!r}" if r.name else "") if r.existed else f"{r.items} items"
             how = f"{r.mode} ({r.protocol})" if r.protocol else r.mode
             typer.echo(f"{r.run_id}  {r.name or r.model}  {how}  {what}")
+    models = sorted({r.model for r in got.runs})
+    if display is not None and len(models) > 1:
+        typer.echo(f"note: --name {display!r} names the runs of {len(models)} models ({', '.join(models[:5])}"
+                   f"{', ...' if len(models) > 5 else ''}); `reasoneval rename RUN NAME` names one", err=True)
     new = sum(1 for r in got.runs if not r.existed)
     typer.echo(f"{benchmark} import: {new} new run(s), {len(got.runs) - new} already stored, "
                f"{len(got.errors)} bad row(s) -> {store}", err=True)
