@@ -141,6 +141,16 @@ def test_the_harness_prompt_is_kept_and_the_run_says_where_it_came_from(kind: st
     assert sent == [{"role": "user", "content": f"Operation item {item.id}. Reply with: 24"}]
     report = cli("report", run["run"], "--store", str(store))
     assert f"({label})" in report
+    # a run imported before runs recorded their protocol: importing the same files again labels it
+    con = sqlite3.connect(store)
+    spec = json.loads(con.execute("SELECT spec_json FROM runs").fetchone()[0])
+    del spec["protocol"]
+    con.execute("UPDATE runs SET spec_json=?", (json.dumps(spec),))
+    con.commit()
+    con.close()
+    assert runs_json(store)[run["run"]]["protocol"] is None
+    (again,) = json.loads(cli("import", "korbench", str(FIX / kind), "--store", str(store), "--json"))
+    assert again["existed"] and runs_json(store)[run["run"]]["protocol"] == label
 
 
 def test_unknown_latency_is_null_not_zero(tmp_path: Path) -> None:

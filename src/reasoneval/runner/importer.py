@@ -27,7 +27,7 @@ from ..core.benchmark import Benchmark, OutsideRow
 from ..core.errors import DataError
 from ..core.types import Completion, GenParams, Item, Prompt
 from ..hub.cache import sha256_file
-from ..store.imported import ImportRow, put_imported
+from ..store.imported import ImportRow, put_imported, set_protocol
 from ..store.sqlite import RunStore
 from .engine import SCORER
 from .outside import OutsideScores, score_outside
@@ -121,6 +121,8 @@ def _store_groups(bench: Benchmark, store: RunStore, got: OutsideScores, groups:
         if store.find_runs(run_id):
             if name is not None:
                 store.set_display_name(run_id, name)
+            if protocol:  # a run imported before runs said whose protocol they are: it says so now
+                set_protocol(store, run_id, protocol)
             runs.append(ImportedRun(run_id, source, mode, len(keys), 0, True, prov, name, protocol))
             continue
         record = spec.record(bench.data_version(), bench.prompt_version(mode))
