@@ -216,6 +216,12 @@ def test_a_log_whose_prompts_are_ours_is_our_protocol(tmp_path: Path) -> None:
     assert mixed["protocol"] == "imported: lm-eval task korbench_operation"
     got = exported(store, mixed["run"], tmp_path)
     assert [r["prompt"] for r in got.values() if "text" in r["prompt"]] == [{"text": "Question: what is 2+2?\nAnswer:"}]
+    # the HTML report ranks the two protocols apart
+    page = tmp_path / "r.html"
+    cli("report", run["run"], mixed["run"], "--store", str(store), "--html", str(page))
+    html = page.read_text()
+    assert "Runs · zero-shot protocol" in html
+    assert "Runs · imported: lm-eval task korbench_operation (as zero-shot) protocol" in html
 
 
 @pytest.mark.parametrize("kind", ["lm-eval", "inspect"])
