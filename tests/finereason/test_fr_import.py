@@ -1,5 +1,5 @@
-"""``reasoneval import finereason``: the row files ``rescore`` takes become one run per file (or ``--name``) and
-mode, with ``rescore``'s verdicts."""
+"""``reasoneval import finereason``: the row files ``rescore`` takes become one run per file and mode (``--name``
+is the display name), with ``rescore``'s verdicts."""
 
 from __future__ import annotations
 
@@ -35,5 +35,8 @@ def test_finereason_row_files_import_as_runs_with_rescore_verdicts(tmp_path: Pat
     got = [json.loads(x) for x in out.read_text().split("\n") if x]
     assert sorted(g["verdict"]["outcome"] == "correct" for g in got) == sorted(w["correct"] for w in want)
     assert sum(w["correct"] for w in want) not in (0, 6)  # both outcomes occur
+    assert all(g["latency_s"] is None for g in got)  # not timed: unknown, not 0.0
     named = runner.invoke(app, ["import", "finereason", str(f), "--store", str(store), "--json", "--name", "m2"])
-    assert json.loads(named.stdout)[0]["model"] == "m2"
+    (again,) = json.loads(named.stdout)  # --name is the display name: the same files are the same run, renamed
+    assert again["run"] == run["run"] and again["existed"] and again["name"] == "m2" and again["model"] == f.stem
+    assert json.loads(runner.invoke(app, ["runs", "--store", str(store), "--json"]).stdout)[0]["name"] == "m2"

@@ -100,7 +100,9 @@ def print_report(st: Any, refs: list[str], json_out: bool, scorer: str = "defaul
                 s = v.stats
                 n = len({r.item_key for r in v.rows})  # items, not item x sample answers
                 answers = f" ({s['items']} answers)" if s["items"] != n else ""
-                typer.echo(f"{v.run['run_id']} {v.run['model']}: {n} items{answers}, {s['errors']} errors, "
+                spec = v.run.get("spec") or {}
+                origin = f" ({spec['protocol']})" if isinstance(spec, dict) and spec.get("protocol") else ""
+                typer.echo(f"{v.run['run_id']} {v.run['model']}{origin}: {n} items{answers}, {s['errors']} errors, "
                            f"{s['unextractable']} unextractable ({s['truncated']} truncated), "
                            f"{show_count(s['prompt_tokens'])}+{show_count(s['completion_tokens'])} tokens"
                            + (f" ({unknown} of {s['calls']} calls without usage)"

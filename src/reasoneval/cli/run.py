@@ -422,18 +422,21 @@ def import_cmd(
     paths: Annotated[list[str], typer.Argument(help="files or folders of completions made elsewhere")],
     store: StoreOpt = DEFAULT_STORE,
     scoring: Annotated[str | None, typer.Option(help="the benchmark's scoring (same as -O scoring=...)")] = None,
-    name: Annotated[str | None, typer.Option(help="model name of the imported run(s) (default: what the files name)")] = None,
-    as_: Annotated[str | None, typer.Option("--as", help="lm-eval / inspect-ai logs: the target BENCHMARK:SUBSET[:MODE] (default: from the task name)")] = None,
+    name: Annotated[str | None, typer.Option(help="display name of the imported run(s), as `run --name` (default: the model the files name); not part of the run id: importing the same files again under another name only renames the run")] = None,
+    as_: Annotated[str | None, typer.Option("--as", help="lm-eval / inspect-ai logs: the target BENCHMARK:SUBSET[:MODE] (default: from the task name); a log whose samples' question/answer fields disagree with the items they map to is refused")] = None,
+    force: Annotated[bool, typer.Option("--force", help="import lm-eval / inspect-ai samples even where their question/answer fields disagree with the item they are mapped to")] = False,
     fmt: Annotated[str, typer.Option("--format", help="auto | native (the benchmark's own files) | logs (lm-eval samples, inspect-ai logs)")] = "auto",
     json_out: Annotated[bool, typer.Option("--json", help="print the imported runs as JSON")] = False,
     option: OptionsOpt = None,
 ) -> None:
     """Store completions made elsewhere as runs (one per model and mode), scored as `rescore` scores them:
     the benchmark's own output files (`rescore`'s formats), lm-evaluation-harness `--log_samples` files and
-    inspect-ai eval logs."""
+    inspect-ai eval logs. A log's prompts are kept; a run whose prompts are not the ones the benchmark builds is
+    labelled with its origin (`imported: lm-eval task T`) in `runs` and the reports."""
     from ..runner.harness_logs import harness_rows, is_harness_log
     from ..runner.importer import import_rows
 
+    display = _display_name("--name", name) if name is not None else None
     pairs = [*(option or []), *([f"scoring={scoring}"] if scoring else [])]
     bench = bench_with_options(benchmark, pairs, None)
     for p in paths:
@@ -449,10 +452,10 @@ def import_cmd(
     st = RunStore(store)
     try:
         if logs:
-            got = import_rows(bench, st, harness_rows(paths, bench, as_, name), options, "harness logs", name)
+            got = import_rows(bench, st, harness_rows(paths, bench, as_, force), options, "harness logs", display)
         else:
             got = import_rows(bench, st, bench.outside_rows(paths, options), options,
-                              f"{benchmark} outside files", name)
+                              f"{benchmark} outside files", display)
     except (NotImplementedError, ValueError, OSError) as e:
         fail(str(e))
     finally:
@@ -462,13 +465,19 @@ def import_cmd(
     if not got.runs:
         fail(f"no rows found in {', '.join(paths)}", 1 if got.errors else 2)
     if json_out:
-        typer.echo(json.dumps([{"run": r.run_id, "model": r.model, "mode": r.mode, "items": r.items,
-                                "completions": r.completions, "existed": r.existed, "files": r.files}
+        typer.echo(json.dumps([{"run": r.run_id, "model": r.model, "name": r.name, "mode": r.mode,
+                                "protocol": r.protocol or None, "items": r.items, "completions": r.completions,
+                                "existed": r.existed, "files": r.files}
                                for r in got.runs], ensure_ascii=False, indent=1))
     else:
         for r in got.runs:
-            what = "already stored" if r.existed else f"{r.items} items"
-            typer.echo(f"{r.run_id}  {r.model}  {r.mode}  {what}")
+            what = "already stored" + (f", named {r.name!r}" if r.name else "") if r.existed else f"{r.items} items"
+            how = f"{r.mode} ({r.protocol})" if r.protocol else r.mode
+            typer.echo(f"{r.run_id}  {r.name or r.model}  {how}  {what}")
+    models = sorted({r.model for r in got.runs})
+    if display is not None and len(models) > 1:
+        typer.echo(f"note: --name {display!r} names the runs of {len(models)} models ({', '.join(models[:5])}"
+                   f"{', ...' if len(models) > 5 else ''}); `reasoneval rename RUN NAME` names one", err=True)
     new = sum(1 for r in got.runs if not r.existed)
     typer.echo(f"{benchmark} import: {new} new run(s), {len(got.runs) - new} already stored, "
                f"{len(got.errors)} bad row(s) -> {store}", err=True)

@@ -102,7 +102,7 @@ def runs_cmd(
 
     from ..core.benchmark import Table
     from ..report import render
-    from ..report.labels import display_name
+    from ..report.labels import display_name, mode_label
 
     st = existing_store(store, readonly=True)
     tallies = st.tallies()
@@ -113,10 +113,11 @@ def runs_cmd(
         acc = round(100 * t["correct"] / scored, 2) if scored else None
         when = dt.datetime.fromtimestamp(r["updated"] or r["created"]).strftime("%Y-%m-%d %H:%M")
         opts, limit = _run_options(r.get("spec") or {})
-        rows.append([r["run_id"], r["benchmark"], r["subset"], r["mode"], display_name(r), r["model"],
+        rows.append([r["run_id"], r["benchmark"], r["subset"], mode_label(r), display_name(r), r["model"],
                      _identity_text(r.get("spec") or {}), _options_text(opts, limit),
                      t["items"], acc, t["errors"], r["status"], when])
-        extra.append({"options": opts, "limit": limit, "model_identity": _identity_of(r.get("spec") or {})})
+        extra.append({"options": opts, "limit": limit, "model_identity": _identity_of(r.get("spec") or {}),
+                      "mode": r["mode"], "protocol": (r.get("spec") or {}).get("protocol")})
     cols = ["run", "benchmark", "subset", "mode", "name", "model", "identity", "options", "items", "accuracy",
             "errors", "status", "updated"]
     if json_out:

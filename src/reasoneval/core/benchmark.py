@@ -266,3 +266,6 @@ class OutsideRow:
     source: str = ""  # where the completion came from (e.g. the model named in the file name), for tables
     earlier: list[Completion] = field(default_factory=list)  # earlier turns of a multi-turn protocol, in order
     prompt: Prompt | None = None  # the prompt the outside files record for the final turn, if any (``import``)
+    #: the outside harness's protocol when the prompt it sent is not the one ``Benchmark.prompt`` builds (e.g.
+    #: ``imported: lm-eval task mybench_logic``); empty: the benchmark's own prompt, or not known
+    protocol: str = ""

@@ -158,7 +158,8 @@ class Completion:
     text: str = ""
     finish_reason: str | None = None  # "stop" | "length" | ...
     usage: Usage = field(default_factory=Usage)
-    latency_s: float = 0.0
+    #: seconds the call took; None: unknown (an imported completion whose source did not record it)
+    latency_s: float | None = None
     error: str | None = None  # set when the backend failed; never scored as a wrong answer
     #: the reasoning when the server returns it apart from the answer (``reasoning_content`` / ``reasoning``
     #: fields, Anthropic ``thinking`` blocks); ``text`` is then the answer alone. None: not returned separately

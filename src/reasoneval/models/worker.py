@@ -67,7 +67,7 @@ def completion_to_json(c: Completion) -> dict[str, Any]:
 def completion_from_json(d: dict[str, Any]) -> Completion:
     return Completion(text=d.get("text") or "", finish_reason=d.get("finish_reason"),
                       usage=Usage(token_count(d.get("prompt_tokens")), token_count(d.get("completion_tokens"))),
-                      latency_s=float(d.get("latency_s") or 0.0), error=d.get("error"), reasoning=d.get("reasoning"),
+                      latency_s=None if d.get("latency_s") is None else float(d["latency_s"]), error=d.get("error"), reasoning=d.get("reasoning"),
                       reasoning_tokens=d.get("reasoning_tokens"), ttft_s=d.get("ttft_s"))
 
 

@@ -13,7 +13,7 @@ from ..core.types import Outcome, Usage
 from ..core.verdicts import Method
 from ..store.sqlite import RunStore
 from . import reasoning
-from .labels import display_name
+from .labels import display_name, mode_label
 from .slim import Counts, SlimRow, reasoned
 
 
@@ -131,7 +131,7 @@ def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = Tru
 def _identity(v: RunView) -> dict[str, str]:
     """What defines a run, flattened to short strings (generation parameters one key each)."""
     spec = v.run.get("spec") or {}
-    out = {"model": display_name(v.run), "mode": str(v.run["mode"]), "subset": str(v.run["subset"])}
+    out = {"model": display_name(v.run), "mode": mode_label(v.run), "subset": str(v.run["subset"])}
     for k, val in sorted((spec.get("params") or {}).items()):
         out[k] = json.dumps(val, ensure_ascii=False)
     for k, val in sorted((spec.get("options") or {}).items()):

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..core.benchmark import Table
 from .collect import RunView
+from .labels import mode_label
 
 PRICE_KEYS = ("input", "output", "reasoning")
 
@@ -129,7 +130,7 @@ def cost_table(views: list[RunView], labels: list[str], prices: dict[str, Price]
         model = str(v.run.get("model", ""))
         price = price_for(prices, lab, model)
         rc = run_cost(v, price)
-        rows.append([lab, v.run.get("mode"), rc.items, rc.input_tokens, rc.output_tokens, rc.reasoning_tokens,
+        rows.append([lab, mode_label(v.run), rc.items, rc.input_tokens, rc.output_tokens, rc.reasoning_tokens,
                      None if rc.cost is None else round(rc.cost, 4),
                      None if rc.per_1000_items is None else round(rc.per_1000_items, 4)])
         if price is None:

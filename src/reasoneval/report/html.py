@@ -35,6 +35,7 @@ from . import item_chunks as ic
 from . import numbers
 from .collect import RunView
 from .cost import Price
+from .labels import mode_label
 from .plots import Plot, accuracy, make_plots, run_labels
 
 PAGE_SIZE = 50
@@ -221,7 +222,7 @@ def _overview_tables(views: list[RunView], idx: list[int], labels: list[str]) ->
     """One ranking per protocol (mode): zero-shot, three-shot, trick, ... runs are never ranked in one list."""
     modes: dict[str, list[int]] = defaultdict(list)
     for i in idx:
-        modes[str(views[i].run.get("mode") or "")].append(i)
+        modes[mode_label(views[i].run)].append(i)  # an imported run of another harness's prompts apart
     if len(modes) == 1:
         return _overview_table(views, idx, labels)
     return "".join(_overview_table(views, modes[m], labels, m) for m in modes)
@@ -238,7 +239,7 @@ def _overview_table(views: list[RunView], idx: list[int], labels: list[str], mod
     for _, i, v, _n, acc in rows:
         s, run = v.stats, v.run
         body.append(
-            f'<tr data-run="{i}"><td>{esc(labels[i])}</td><td>{esc(run.get("mode"))}</td>'
+            f'<tr data-run="{i}"><td>{esc(labels[i])}</td><td>{esc(mode_label(run))}</td>'
             f'<td>{esc(run.get("subset") if _partial(run) else "all")}</td><td class="num" data-v="{n_items(v)}">'
             f'{esc(n_items(v))}</td>'
             + (f'<td class="num" data-v="{acc}">{numbers.text(acc)}</td>' if acc is not None else "<td></td>")
@@ -320,7 +321,7 @@ def _run_fields(v: RunView) -> list[tuple[str, Any]]:
     acc, _ = accuracy(v.rows)
     fields: list[tuple[str, Any]] = [
         ("run id", run.get("run_id")), ("model", run.get("model")), ("benchmark", run.get("benchmark")),
-        ("subset", run.get("subset") if _partial(run) else "all"), ("mode", run.get("mode")), ("status", run.get("status")),
+        ("subset", run.get("subset") if _partial(run) else "all"), ("mode", mode_label(run)), ("status", run.get("status")),
         ("max_tokens", params.get("max_tokens")), ("temperature", params.get("temperature")),
         ("top_p", params.get("top_p")), ("stop", params.get("stop")), ("sampling seed", params.get("seed")),
         ("samples", spec.get("samples")), ("seed", spec.get("seed")), ("limit", spec.get("limit")),

@@ -75,6 +75,17 @@ def display_name(run: Mapping[str, Any]) -> str:
     return default_display_name(str(run.get("model", "?")))
 
 
+def mode_label(run: Mapping[str, Any]) -> str:
+    """The run's mode as tables show it: the mode, or for a run imported from another harness whose prompts are
+    not the benchmark's own, its origin first (``imported: lm-eval task mybench_logic (as zero-shot)``)."""
+    spec = run.get("spec") or {}
+    protocol = spec.get("protocol") if isinstance(spec, Mapping) else None
+    mode = str(run.get("mode") or "")
+    if isinstance(protocol, str) and protocol.strip():
+        return f"{_CONTROL.sub('?', protocol.strip())} (as {mode})"
+    return mode
+
+
 def _flat(x: Any) -> str:
     return x if isinstance(x, str) else json.dumps(x, sort_keys=True, ensure_ascii=False)
 
@@ -122,7 +133,7 @@ def _differences(get: Callable[[Mapping[str, Any]], dict[str, str]], show_key: b
 
 _EXTRAS: tuple[Callable[[int, Sequence[Mapping[str, Any]], list[int]], str], ...] = (
     lambda i, runs, group: str(runs[i].get("benchmark", "")),  # labels across benchmarks (per_benchmark=False)
-    lambda i, runs, group: str(runs[i].get("mode", "")),
+    lambda i, runs, group: mode_label(runs[i]),
     _differences(_options, show_key=False),
     _differences(_params, show_key=True),
     _differences(_selection, show_key=True),

@@ -19,6 +19,7 @@ from typing import Any
 from ..core.benchmark import ScoredRow, Turn
 from . import plot_kit as kit
 from .collect import RunView
+from .labels import mode_label
 from .labels import run_labels as _labels
 
 
@@ -123,14 +124,15 @@ def _plot(key: str, title: str, fig: Any, caption: str = "") -> Plot:
 
 def _by_protocol(views: Sequence[RunView]) -> dict[str, list[int]]:
     """Run indices per benchmark and mode (``<benchmark> zero-shot``): protocols are never ranked together; a
-    benchmark with one mode only is named alone."""
+    benchmark with one mode only is named alone. A run imported from another harness's prompts is its own
+    protocol (``labels.mode_label``)."""
     out: dict[str, list[int]] = defaultdict(list)
     modes: dict[str, set[str]] = defaultdict(set)
     for v in views:
-        modes[str(v.run.get("benchmark", "?"))].add(str(v.run.get("mode", "")))
+        modes[str(v.run.get("benchmark", "?"))].add(mode_label(v.run))
     for i, v in enumerate(views):
         b = str(v.run.get("benchmark", "?"))
-        out[b if len(modes[b]) == 1 else f"{b} {v.run.get('mode', '')}"].append(i)
+        out[b if len(modes[b]) == 1 else f"{b} {mode_label(v.run)}"].append(i)
     return out
 
 

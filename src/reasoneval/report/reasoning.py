@@ -89,7 +89,8 @@ class Figures:
             self.answer_tokens.append(out - sum(rt) if rt and out is not None else None)
             self.output_tokens.append(out)
             self.ttft.append(fmean(ttft) if ttft else None)
-            self.latency.append(sum(c.latency_s for c in comps))
+            lat = [c.latency_s for c in comps]  # None: not known (an imported answer): the row has no latency
+            self.latency.append(None if any(x is None for x in lat) else sum(x for x in lat if x is not None))
 
     def answered(self, subset: int | None = None) -> list[int]:
         """The rows (indices) that are not failed calls, of one subset or all."""
@@ -122,7 +123,7 @@ def _summary(label: str, figs: Figures, subset: int | None) -> list[Any]:
     return [label, n, _pct(figs.count(ok, _CORRECT), len(ok)),
             _mean(figs.tokens(figs.reasoning_tokens, ok)), _mean(figs.tokens(figs.answer_tokens, ok)),
             _mean(figs.tokens(figs.output_tokens, ok)), _mean(figs.times(figs.ttft, ok), 2),
-            _mean([figs.latency[i] for i in ok], 2), _pct(figs.count(ok, _TRUNCATED), len(ok))]
+            _mean(figs.times(figs.latency, ok), 2), _pct(figs.count(ok, _TRUNCATED), len(ok))]
 
 
 def figures(rows: list[ScoredRow]) -> Figures:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from ..core.benchmark import ScoredRow, Table
 from ..core.types import Outcome
 from .collect import RunView
+from .labels import mode_label
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -147,7 +148,7 @@ def samples_table(views: list[RunView], labels: list[str]) -> Table | None:
              "most frequent extracted answer of the first k samples (ties: the first seen) is correct. n counts "
              "items; failed calls are not samples. sample std: standard deviation of the per-sample accuracies."]
     for lab, v, s in stats:
-        rows.append([lab, v.run.get("mode"), s.items, s.samples, *[s.pass_at.get(k) for k in ks],
+        rows.append([lab, mode_label(v.run), s.items, s.samples, *[s.pass_at.get(k) for k in ks],
                      *[s.maj_at.get(k) for k in ks if k > 1], statistics.fmean(s.per_sample), s.spread])
         left = {k: m for k, m in s.short.items() if m}
         if left:

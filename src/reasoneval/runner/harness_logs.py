@@ -4,7 +4,11 @@ Each sample is mapped to one of the benchmark's items: the target is named by ``
 or by the log's task name (``<benchmark>_<subset>``, e.g. ``mybench_logic``), and the item by the sample's id
 (inspect's ``id``; lm-eval's ``doc`` field ``idx`` / ``id`` / ``item_id`` / ``question_id``; else the position,
 ``doc_id``) among the items ``Benchmark.load(subset, mode)`` gives. The response is the model's raw text (lm-eval's
-``resps``, inspect's ``output.completion``); scoring is ours. Nothing here names a benchmark.
+``resps``, inspect's ``output.completion``); scoring is ours. The prompt the harness sent is kept (lm-eval's
+``arguments``, inspect's ``input``; :mod:`.harness_match`): a run whose prompts are not the ones the benchmark
+builds is labelled with its origin (``imported: lm-eval task mybench_logic``). A sample whose dataset fields
+disagree with the item it is mapped to refuses the import (unless ``force``). lm-eval records no latency (it is
+unknown, None); inspect's ``output.time`` is kept. Nothing here names a benchmark.
 
 lm-eval writes ``<out>/<model>/samples_<task>_<time>.jsonl`` beside ``results_<time>.json`` (whose
 ``model_name`` names the model); inspect-ai writes ``.eval`` (a zip of JSON documents) or ``.json`` logs whose
@@ -25,6 +29,7 @@ from ..core.benchmark import Benchmark, OutsideRow
 from ..core.errors import DataError
 from ..core.safetext import strip_controls
 from ..core.types import Completion, Item, Usage
+from .harness_match import check_mapping, inspect_prompt, lmeval_prompt, protocol_of
 
 ID_FIELDS = ("idx", "id", "item_id", "question_id", "index")
 
@@ -110,7 +115,7 @@ def _lmeval_model(samples: Path) -> str:
 
 
 def lmeval_rows(path: Path, bench: Benchmark, items: Items, target: Target | None,
-                name: str | None) -> Iterator[OutsideRow | DataError]:
+                force: bool = False, as_: str | None = None) -> Iterator[OutsideRow | DataError]:
     m = re.match(r"samples_(.+)_\d{4}-\d\d-\d\dT[\d\-.]+\.jsonl$", path.name)
     task = m.group(1) if m else path.stem.removeprefix("samples_")
     try:
@@ -118,7 +123,8 @@ def lmeval_rows(path: Path, bench: Benchmark, items: Items, target: Target | Non
     except DataError as e:
         yield e
         return
-    model = name or _lmeval_model(path)
+    model = _lmeval_model(path)
+    mapped = f"--as {as_}" if as_ else f"the task name {task!r}"
     with path.open(encoding="utf-8") as f:
         for line, raw in enumerate(f, start=1):
             where = f"{path}:{line}"
@@ -143,7 +149,11 @@ def lmeval_rows(path: Path, bench: Benchmark, items: Items, target: Target | Non
             except DataError as e:
                 yield e
                 continue
-            yield OutsideRow(item, t.mode, Completion(text), where, source=model)
+            prompt = lmeval_prompt(rec.get("arguments"))
+            if not force:
+                check_mapping(bench, item, t.mode, doc, prompt, f"{where} (doc_id {rec.get('doc_id')!r})", mapped)
+            yield OutsideRow(item, t.mode, Completion(text, latency_s=None), where, source=model, prompt=prompt,
+                             protocol=protocol_of(bench, item, t.mode, prompt, f"imported: lm-eval task {task}"))
 
 
 # ---- inspect-ai
@@ -204,7 +214,7 @@ def _inspect_text(sample: dict[str, Any]) -> str | None:
 
 
 def inspect_rows(path: Path, bench: Benchmark, items: Items, target: Target | None,
-                 name: str | None) -> Iterator[OutsideRow | DataError]:
+                 force: bool = False, as_: str | None = None) -> Iterator[OutsideRow | DataError]:
     try:
         header, samples = _inspect_docs(path)
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as e:
@@ -216,7 +226,9 @@ def inspect_rows(path: Path, bench: Benchmark, items: Items, target: Target | No
     except DataError as e:
         yield e
         return
-    model = name or str(ev.get("model") or "unknown").rpartition("/")[2]
+    model = str(ev.get("model") or "unknown").rpartition("/")[2]
+    task = str(ev.get("task", "")).rpartition("/")[2]
+    mapped = f"--as {as_}" if as_ else f"the task name {task!r}"
     for where, s in samples:
         text = _inspect_text(s)
         if text is None:
@@ -232,8 +244,16 @@ def inspect_rows(path: Path, bench: Benchmark, items: Items, target: Target | No
             yield e
             continue
         usage = _inspect_usage(s)
-        yield OutsideRow(item, t.mode, Completion(text, usage=usage) if usage else Completion(text), where,
-                         sample=max(int(s.get("epoch") or 1) - 1, 0), source=model)
+        prompt = inspect_prompt(s.get("input"))
+        if not force:
+            fields = {"target": s.get("target"), "input": prompt.last_user_text() if prompt else None}
+            check_mapping(bench, item, t.mode, fields, prompt, f"{where} (sample id {s.get('id')!r})", mapped)
+        took = (s.get("output") or {}).get("time")  # seconds the model call took, as inspect timed it
+        latency = float(took) if isinstance(took, (int, float)) and not isinstance(took, bool) and took >= 0 else None
+        comp = Completion(text, usage=usage, latency_s=latency) if usage else Completion(text, latency_s=latency)
+        yield OutsideRow(item, t.mode, comp, where, sample=max(int(s.get("epoch") or 1) - 1, 0), source=model,
+                         prompt=prompt, protocol=protocol_of(bench, item, t.mode, prompt,
+                                                             f"imported: inspect-ai task {task}"))
 
 
 def _inspect_usage(s: dict[str, Any]) -> Usage | None:
@@ -261,9 +281,11 @@ def is_harness_log(path: Path) -> str | None:
     return None
 
 
-def harness_rows(paths: list[str], bench: Benchmark, as_: str | None, name: str | None
+def harness_rows(paths: list[str], bench: Benchmark, as_: str | None, force: bool = False
                  ) -> Iterator[OutsideRow | DataError]:
-    """Every sample of every lm-eval / inspect-ai log under ``paths`` (folders are searched)."""
+    """Every sample of every lm-eval / inspect-ai log under ``paths`` (folders are searched). Raises a
+    ``DataError`` at the first sample whose dataset fields disagree with the item it is mapped to, unless
+    ``force``."""
     target = parse_as(as_, bench) if as_ else None
     items = Items(bench)
     files: list[Path] = []
@@ -274,9 +296,9 @@ def harness_rows(paths: list[str], bench: Benchmark, as_: str | None, name: str 
         kind = is_harness_log(f)
         if kind == "lm-eval":
             found = True
-            yield from lmeval_rows(f, bench, items, target, name)
+            yield from lmeval_rows(f, bench, items, target, force, as_)
         elif kind == "inspect":
             found = True
-            yield from inspect_rows(f, bench, items, target, name)
+            yield from inspect_rows(f, bench, items, target, force, as_)
     if not found:
         yield DataError(f"no lm-eval samples_*.jsonl or inspect-ai .eval/.json log in {', '.join(paths)}")

@@ -3,7 +3,11 @@
 The rows come from the benchmark's ``outside_rows`` adapter and are scored by the very code ``rescore`` uses
 (:func:`~reasoneval.runner.outside.score_outside`), so an imported run's numbers are ``rescore``'s. Rows are
 grouped into one run per (source, mode): the source is the model the outside files name (KOR-Bench's
-``<model>_<category>_<mode>.jsonl``; a log's model; or ``--name``). Each run records its provenance (every
+``<model>_<category>_<mode>.jsonl``; a log's model). ``--name`` is the display name (the run record's, as
+``run --name`` sets it), never part of the run id: the same files imported under another name are the same
+run, whose name is updated. A run whose rows were made with another protocol than ours (a harness log whose
+prompts are not the ones the benchmark builds) records it as ``protocol`` (``imported: lm-eval task ...``),
+which ``runs`` and the reports show beside the mode. Each run records its provenance (every
 source file with its sha256, the origin, the importer's version), and its id is derived from that content, the
 benchmark's options and data version: importing the same files again is a no-op, importing them under the other
 scoring is another run. The items (release record and gold) are stored with the run, so ``score`` re-grades it
@@ -23,7 +27,7 @@ from ..core.benchmark import Benchmark, OutsideRow
 from ..core.errors import DataError
 from ..core.types import Completion, GenParams, Item, Prompt
 from ..hub.cache import sha256_file
-from ..store.imported import ImportRow, put_imported
+from ..store.imported import ImportRow, put_imported, set_protocol
 from ..store.sqlite import RunStore
 from .engine import SCORER
 from .outside import OutsideScores, score_outside
@@ -39,6 +43,8 @@ class ImportedRun:
     completions: int
     existed: bool  # already in the store: nothing was written
     files: list[dict[str, str]] = field(default_factory=list)
+    name: str | None = None  # the display name set (``--name``); None: the model's
+    protocol: str = ""  # the outside protocol (``imported: ...``); empty: ours
 
 
 @dataclass
@@ -77,8 +83,9 @@ def import_rows(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRow | D
     got = score_outside(bench, rows, options)
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, row in enumerate(got.rows):
-        # the model the files name; else the file's name (a row file of one model, as rescore takes them)
-        groups[(name or row.source or Path(_source_file(row)).stem, row.mode)].append(i)
+        # the model the files name; else the file's name (a row file of one model, as rescore takes them); --name
+        # is the display name, never the grouping (the same files under another name are the same run)
+        groups[(row.source or Path(_source_file(row)).stem, row.mode)].append(i)
     hashes: dict[str, str] = {}
     prompt_cache: dict[Any, str] = {}
     runs: list[ImportedRun] = []
@@ -87,7 +94,7 @@ def import_rows(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRow | D
     gc.disable()
     try:
         judge = getattr(options.get("judge"), "spec", None)  # a judged import is another run, as a judged run is
-        return ImportResult(_store_groups(bench, store, got, groups, hashes, prompt_cache, runs, origin, judge),
+        return ImportResult(_store_groups(bench, store, got, groups, hashes, prompt_cache, runs, origin, judge, name),
                             got.errors)
     finally:
         if gc_was_enabled:
@@ -96,7 +103,7 @@ def import_rows(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRow | D
 
 def _store_groups(bench: Benchmark, store: RunStore, got: OutsideScores, groups: dict[tuple[str, str], list[int]],
                   hashes: dict[str, str], prompt_cache: dict[Any, str], runs: list[ImportedRun],
-                  origin: str, judge: str | None = None) -> list[ImportedRun]:
+                  origin: str, judge: str | None = None, name: str | None = None) -> list[ImportedRun]:
     for (source, mode), idxs in groups.items():
         files = sorted({_source_file(got.rows[i]) for i in idxs})
         for f in files:
@@ -110,10 +117,19 @@ def _store_groups(bench: Benchmark, store: RunStore, got: OutsideScores, groups:
                        origin={"kind": "import", "origin": origin, "files": prov})
         run_id = spec.run_id()
         keys = {(got.rows[i].item.key, got.rows[i].sample) for i in idxs}
+        protocol = next((got.rows[i].protocol for i in idxs if got.rows[i].protocol), "")
         if store.find_runs(run_id):
-            runs.append(ImportedRun(run_id, source, mode, len(keys), 0, True, prov))
+            if name is not None:
+                store.set_display_name(run_id, name)
+            if protocol:  # a run imported before runs said whose protocol they are: it says so now
+                set_protocol(store, run_id, protocol)
+            runs.append(ImportedRun(run_id, source, mode, len(keys), 0, True, prov, name, protocol))
             continue
         record = spec.record(bench.data_version(), bench.prompt_version(mode))
+        if protocol:  # the rows' prompts are not the ones this benchmark builds: the run says whose they are
+            record["protocol"] = protocol
+        if name is not None:
+            record["display_name"] = name
         record["origin"] = {**prov_origin(spec), "paths": [str(Path(f).resolve()) for f in files]}
         # the source did not record how it generated: no generation parameters are shown as if known
         record["params"] = {}
@@ -140,7 +156,7 @@ def _store_groups(bench: Benchmark, store: RunStore, got: OutsideScores, groups:
         for item, sample, turn, jp, jc in judged:
             store.put_completion(run_id, item.key, sample, turn, "judge", item.subset, jp, "", jc)
         store.set_status(run_id, "complete")
-        runs.append(ImportedRun(run_id, source, mode, len(out), n, False, prov))
+        runs.append(ImportedRun(run_id, source, mode, len(out), n, False, prov, name, protocol))
     return runs
 
 

@@ -87,6 +87,17 @@ def stored_items(store: RunStore, run_id: str) -> list[Item] | None:
     return out or None
 
 
+def set_protocol(store: RunStore, run_id: str, protocol: str) -> None:
+    """Record the outside protocol of a run imported before runs recorded it (``spec.protocol``; not in the id)."""
+    row = store.db.execute("SELECT spec_json FROM runs WHERE run_id=?", (run_id,)).fetchone()
+    if row is None:
+        return
+    spec = json.loads(row[0] or "{}")
+    if spec.get("protocol") != protocol:
+        spec["protocol"] = protocol
+        store.db.execute("UPDATE runs SET spec_json=? WHERE run_id=?", (json.dumps(spec), run_id))
+
+
 def delete_items(store: RunStore, run_id: str) -> None:
     have = store.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='items'").fetchone()
     if have is not None:

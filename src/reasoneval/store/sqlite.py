@@ -472,7 +472,7 @@ class RunStore:
             yield (StoredCompletion(run_id, same.setdefault(r[1], r[1]), r[2], r[3], same.setdefault(r[4], r[4]),
                                     same.setdefault(r[5], r[5]), prompt,
                                     Completion(r[7] or "", r[8] and same.setdefault(r[8], r[8]), Usage(r[9], r[10]),
-                                               r[11] or 0.0, r[12], r[13], r[14], r[15])),
+                                               r[11], r[12], r[13], r[14], r[15])),
                    verdict)
 
     @_guarded
