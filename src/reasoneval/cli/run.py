@@ -445,21 +445,23 @@ def import_cmd(
         fail(str(e))
     finally:
         st.close()
-    for bad in got.errors:
-        typer.echo(f"error: {bad}", err=True)
+    from ..core.safetext import json_shown, shown
+
+    for bad in got.errors:  # file, member and model names are outside text: their control codes are shown
+        typer.echo(f"error: {shown(bad, keep_newlines=True)}", err=True)
     if not got.runs:
         fail(f"no rows found in {', '.join(paths)}", 1 if got.errors else 2)
     if json_out:
-        typer.echo(json.dumps([{"run": r.run_id, "model": r.model, "mode": r.mode, "items": r.items,
+        typer.echo(json_shown([{"run": r.run_id, "model": r.model, "mode": r.mode, "items": r.items,
                                 "completions": r.completions, "existed": r.existed, "files": r.files}
-                               for r in got.runs], ensure_ascii=False, indent=1))
+                               for r in got.runs], indent=1))
     else:
         for r in got.runs:
             what = "already stored" if r.existed else f"{r.items} items"
-            typer.echo(f"{r.run_id}  {r.model}  {r.mode}  {what}")
+            typer.echo(f"{r.run_id}  {shown(r.model)}  {shown(r.mode)}  {what}")
     new = sum(1 for r in got.runs if not r.existed)
-    typer.echo(f"{benchmark} import: {new} new run(s), {len(got.runs) - new} already stored, "
-               f"{len(got.errors)} bad row(s) -> {store}", err=True)
+    typer.echo(f"{shown(benchmark)} import: {new} new run(s), {len(got.runs) - new} already stored, "
+               f"{len(got.errors)} bad row(s) -> {shown(store)}", err=True)
     raise typer.Exit(1 if got.errors else 0)
 
 

@@ -15,11 +15,12 @@ from rich.measure import Measurement
 from rich.table import Table as RichTable
 
 from ..core.benchmark import Table
+from ..core.safetext import shown
 from . import numbers
 
 
 def _cell(x: Any) -> str:
-    return numbers.cell(x)
+    return shown(numbers.cell(x), keep_newlines=True)  # model names, extracted answers: stored outside text
 
 
 def _longest_word(x: str) -> int:
@@ -34,13 +35,13 @@ def to_terminal(tables: list[Table], console: Console | None = None) -> None:
         cells = [[_cell(x) for x in r] for r in t.rows]
         # titles, headers, cells and notes are text, not Rich markup ("[official scoring]", "[[A]]")
         def table(fixed: bool, t: Table = t, cells: list[list[str]] = cells) -> RichTable:
-            rt = RichTable(title=escape(t.title), title_justify="left")
+            rt = RichTable(title=escape(shown(t.title, keep_newlines=True)), title_justify="left")
             for i, c in enumerate(t.columns):
                 col = [c, *(r[i] for r in cells if i < len(r))]
                 if fixed:  # each column exactly as wide as its widest cell: Rich need not measure the cells
-                    rt.add_column(escape(c), width=max(cell_len(x) for x in col), overflow="fold")
+                    rt.add_column(escape(shown(c)), width=max(cell_len(x) for x in col), overflow="fold")
                 else:
-                    rt.add_column(escape(c), min_width=max(_longest_word(x) for x in col), overflow="fold")
+                    rt.add_column(escape(shown(c)), min_width=max(_longest_word(x) for x in col), overflow="fold")
             for r in cells:
                 rt.add_row(*(escape(x) for x in r))
             return rt
