@@ -139,3 +139,11 @@ def test_a_response_that_is_not_text_is_an_error_naming_the_record(korbench_outp
     assert f"{f}:2: 'response' must be text (the model's answer), got int" in errors[0]
     assert f"{f}:3: 'response' must be text (the model's answer), got list" in errors[1]
     assert runs[0]["items"] == 3
+
+
+def test_a_results_file_nested_100k_levels_is_one_line_naming_it(tmp_path: Path) -> None:
+    deep = tmp_path / "results.json"
+    deep.write_text(DEEP)
+    r = runner.invoke(app, ["import", "general365", str(deep), "--store", str(tmp_path / "s.db")])
+    assert r.exit_code == 2 and r.stderr.strip() == f"error: {deep}: not valid JSON (JSON nested too deeply " \
+        f"(more than about {__import__('sys').getrecursionlimit()} levels))", r.stderr
