@@ -20,7 +20,7 @@ from . import numbers
 
 
 def _cell(x: Any) -> str:
-    return shown(numbers.cell(x), keep_newlines=True)  # model names, extracted answers: stored outside text
+    return numbers.cell(x)
 
 
 def _longest_word(x: str) -> int:
@@ -32,7 +32,8 @@ def to_terminal(tables: list[Table], console: Console | None = None) -> None:
     word; a table that cannot fit the console that way is printed at its natural width rather than cropped
     (a narrow terminal soft-wraps whole lines)."""
     for t in tables:
-        cells = [[_cell(x) for x in r] for r in t.rows]
+        # model names, extracted answers: stored outside text, its control codes shown as escapes
+        cells = [[shown(_cell(x), keep_newlines=True) for x in r] for r in t.rows]
         # titles, headers, cells and notes are text, not Rich markup ("[official scoring]", "[[A]]")
         def table(fixed: bool, t: Table = t, cells: list[list[str]] = cells) -> RichTable:
             rt = RichTable(title=escape(shown(t.title, keep_newlines=True)), title_justify="left")
