@@ -143,3 +143,24 @@ def test_a_full_disk_during_import_is_one_line_and_the_next_import_completes(tmp
     assert again.returncode == 0, again.stderr[-2000:]
     (run,) = json.loads(again.stdout)
     assert not run["existed"] and counts(store) == ([(run["run"], "complete")], 4 * ITEMS, 4 * ITEMS)
+
+
+def test_judge_calls_commit_with_their_run(tmp_path: Path) -> None:
+    from reasoneval.core.types import Completion, Item, Outcome, Prompt, Verdict
+    from reasoneval.store.imported import ImportedRunRow, put_imported_run, stored_items
+    from reasoneval.store.sqlite import RunStore
+
+    st = RunStore(tmp_path / "s.db")
+    item = Item("toy", "a", "1", {"q": "x"}, "gold")
+    rows = [(item, 0, [(Prompt.chat("q"), Completion("ans"), Verdict(Outcome.CORRECT, "gold", "m"))])]
+    run = ImportedRunRow("r1", "toy", "*", "zero-shot", "model-x", {"origin": {}})
+    n = put_imported_run(st, run, rows, "default", judged=[("a/1", 0, 0, "a", Prompt.chat("judge?"),
+                                                            Completion("yes"))])
+    assert n == 2 and st.get_run("r1")["status"] == "complete"
+    got = {(c.role, c.completion.text) for c in st.completions("r1")}
+    assert got == {("answer", "ans"), ("judge", "yes")}
+    assert [it.key for it in stored_items(st, "r1") or []] == ["a/1"]
+    # written again (an earlier half import): replaced whole, nothing doubled
+    put_imported_run(st, run, rows, "default")
+    assert {(c.role, c.completion.text) for c in st.completions("r1")} == {("answer", "ans")}
+    st.close()
