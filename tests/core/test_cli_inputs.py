@@ -79,14 +79,17 @@ def test_an_empty_file_in_a_data_folder_is_named(tmp_path: Path) -> None:
         read_records(tmp_path / "rows.json")
 
 
-def test_a_line_without_end_stops_the_reader(tmp_path: Path, monkeypatch) -> None:
+def test_a_line_over_the_limit_is_named_and_skipped(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(jsonl, "MAX_LINE_BYTES", 1000)
     f = tmp_path / "x.jsonl"
     f.write_bytes(b'{"a": 1}\n' + b'{"b": "' + b"x" * 990 + b'"}\n' + b"0" * 5000 + b"\n" + b'{"c": 3}\n')
     got = list(jsonl.iter_jsonl_tolerant(f, DataError))
     assert got[:2] == [(1, {"a": 1}), (2, {"b": "x" * 990})]  # a line of exactly the limit is read
-    assert len(got) == 3 and got[2][0] == 3 and isinstance(got[2][1], DataError)
-    assert "x.jsonl:3: line longer than 0 MiB" in str(got[2][1])  # and reading stops there
+    assert len(got) == 4 and got[2][0] == 3 and isinstance(got[2][1], DataError)
+    assert "x.jsonl:3: line of 5,001 bytes, longer than" in str(got[2][1])
+    assert got[3] == (4, {"c": 3})  # the lines after it are read (before: reading stopped, the rest was lost)
+    with pytest.raises(DataError, match="x.jsonl:3: line of 5,001 bytes"):  # the strict reader stops there
+        list(jsonl.iter_jsonl(f, DataError))
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")

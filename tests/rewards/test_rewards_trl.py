@@ -95,8 +95,8 @@ def test_one_call_is_time_bounded_whatever_the_completions_hold(mix_rows: list[d
     math_rows = [r for r in mix_rows if r["source"] == "math"][:8]
     t = time.monotonic()
     got = score_rows([bomb] * len(math_rows), columns(math_rows), math_timeout=3.0, budget_s=2.0)
-    assert time.monotonic() - t < 5.0  # 8 bombs x 3 s on 2 workers would be 12 s without the call's budget
-    assert [r.reward for r in got] == [0.0] * 8 and "budget" in {r.reason for r in got}
+    assert time.monotonic() - t < 5.0  # 8 bombs x 3 s on 2 workers would be 12 s
+    assert [r.reward for r in got] == [0.0] * 8 and {r.reason for r in got} == {"too-large"}  # never computed
     # a verdict that overruns its own timeout is killed and scores 0
     assert P.result(P._pool().submit(time.sleep, 30, timeout=0.5)) == P.PuzzleResult(0.0, "timeout")
     # the pools are usable right after

@@ -51,5 +51,7 @@ def main() -> None:
     try:
         app()
     except StoreError as e:  # a store that cannot be opened, read or written: one line, not a traceback
-        typer.echo(f"error: {e}", err=True)
+        from ..core.safetext import shown
+
+        typer.echo(f"error: {shown(e, keep_newlines=True)}", err=True)
         sys.exit(2)

@@ -4,7 +4,6 @@ one line, opening a store, a benchmark with its options, the report printed afte
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
 from collections.abc import Iterator
@@ -24,7 +23,9 @@ DEFAULT_STORE = Path("reasoneval.db")
 
 
 def fail(msg: str, code: int = 2) -> NoReturn:
-    typer.echo(f"error: {msg}", err=True)
+    from ..core.safetext import shown
+
+    typer.echo(f"error: {shown(msg, keep_newlines=True)}", err=True)  # file and model names are outside text
     raise typer.Exit(code)
 
 
@@ -72,6 +73,7 @@ def print_report(st: Any, refs: list[str], json_out: bool, scorer: str = "defaul
     """``prompts=False`` (the table after a run: the prompts were just written and tables never show them)
     reads compact rows (``collect.slim_rows``: no prompts, no texts, memory that does not grow with the texts);
     ``report`` reads every prompt, so a damaged one is reported."""
+    from ..core.safetext import json_shown, shown
     from ..core.tokens import show_count
     from ..report import collect, render
 
@@ -92,8 +94,8 @@ def print_report(st: Any, refs: list[str], json_out: bool, scorer: str = "defaul
     tables += addon_tables(views, prices)  # samples (pass@k, maj@k) and, with --prices, cost
     with stdout_guard():
         if json_out:
-            typer.echo(json.dumps({"runs": [{"run": v.run, "stats": v.stats} for v in views],
-                                   "tables": [t.to_json() for t in tables]}, ensure_ascii=False, indent=1))
+            typer.echo(json_shown({"runs": [{"run": v.run, "stats": v.stats} for v in views],
+                                   "tables": [t.to_json() for t in tables]}, indent=1))
         else:
             render.to_terminal(tables)
             for v in views:
@@ -102,7 +104,8 @@ def print_report(st: Any, refs: list[str], json_out: bool, scorer: str = "defaul
                 answers = f" ({s['items']} answers)" if s["items"] != n else ""
                 spec = v.run.get("spec") or {}
                 origin = f" ({spec['protocol']})" if isinstance(spec, dict) and spec.get("protocol") else ""
-                typer.echo(f"{v.run['run_id']} {v.run['model']}{origin}: {n} items{answers}, {s['errors']} errors, "
+                typer.echo(f"{shown(v.run['run_id'])} {shown(v.run['model'])}{shown(origin)}: {n} items{answers}, "
+                           f"{s['errors']} errors, "
                            f"{s['unextractable']} unextractable ({s['truncated']} truncated), "
                            f"{show_count(s['prompt_tokens'])}+{show_count(s['completion_tokens'])} tokens"
                            + (f" ({unknown} of {s['calls']} calls without usage)"

@@ -460,27 +460,29 @@ def import_cmd(
         fail(str(e))
     finally:
         st.close()
-    for bad in got.errors:
-        typer.echo(f"error: {bad}", err=True)
+    from ..core.safetext import json_shown, shown
+
+    for bad in got.errors:  # file, member and model names are outside text: their control codes are shown
+        typer.echo(f"error: {shown(bad, keep_newlines=True)}", err=True)
     if not got.runs:
         fail(f"no rows found in {', '.join(paths)}", 1 if got.errors else 2)
     if json_out:
-        typer.echo(json.dumps([{"run": r.run_id, "model": r.model, "name": r.name, "mode": r.mode,
+        typer.echo(json_shown([{"run": r.run_id, "model": r.model, "name": r.name, "mode": r.mode,
                                 "protocol": r.protocol or None, "items": r.items, "completions": r.completions,
                                 "existed": r.existed, "files": r.files}
-                               for r in got.runs], ensure_ascii=False, indent=1))
+                               for r in got.runs], indent=1))
     else:
         for r in got.runs:
             what = "already stored" + (f", named {r.name!r}" if r.name else "") if r.existed else f"{r.items} items"
             how = f"{r.mode} ({r.protocol})" if r.protocol else r.mode
-            typer.echo(f"{r.run_id}  {r.name or r.model}  {how}  {what}")
+            typer.echo(f"{r.run_id}  {shown(r.name or r.model)}  {shown(how)}  {shown(what)}")
     models = sorted({r.model for r in got.runs})
     if display is not None and len(models) > 1:
-        typer.echo(f"note: --name {display!r} names the runs of {len(models)} models ({', '.join(models[:5])}"
-                   f"{', ...' if len(models) > 5 else ''}); `reasoneval rename RUN NAME` names one", err=True)
+        typer.echo(shown(f"note: --name {display!r} names the runs of {len(models)} models ({', '.join(models[:5])}"
+                         f"{', ...' if len(models) > 5 else ''}); `reasoneval rename RUN NAME` names one"), err=True)
     new = sum(1 for r in got.runs if not r.existed)
-    typer.echo(f"{benchmark} import: {new} new run(s), {len(got.runs) - new} already stored, "
-               f"{len(got.errors)} bad row(s) -> {store}", err=True)
+    typer.echo(f"{shown(benchmark)} import: {new} new run(s), {len(got.runs) - new} already stored, "
+               f"{len(got.errors)} bad row(s) -> {shown(store)}", err=True)
     raise typer.Exit(1 if got.errors else 0)
 
 

@@ -122,7 +122,9 @@ def runs_cmd(
             "errors", "status", "updated"]
     if json_out:
         docs = [{**dict(zip(cols, r, strict=True)), **x} for r, x in zip(rows, extra, strict=True)]
-        typer.echo(json.dumps(docs, ensure_ascii=False, indent=1))
+        from ..core.safetext import json_shown
+
+        typer.echo(json_shown(docs, indent=1))
     elif not rows:
         typer.echo(f"no runs in {store}", err=True)
     else:

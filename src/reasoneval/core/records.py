@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import DataError
-from .jsonl import iter_jsonl, located
+from .jsonl import TooDeep, iter_jsonl, json_value, located
 
 DATA_SUFFIXES = (".parquet", ".jsonl", ".json")
 _SKIP_NAMES = {"dataset_info.json", "dataset_infos.json", "state.json", "dataset_dict.json"}
@@ -74,7 +74,9 @@ def _read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 def _read_json(path: Path) -> list[Any]:
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
+        obj = json_value(path.read_text(encoding="utf-8"))
+    except TooDeep as e:  # a RecursionError of the parser, named
+        raise DataError(f"{path}: not valid JSON ({e})") from None
     except json.JSONDecodeError as e:
         raise DataError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from e
     except UnicodeDecodeError as e:

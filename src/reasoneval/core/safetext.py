@@ -13,6 +13,12 @@
 * :func:`strip_controls` -- text from a server (error bodies, a redirect ``Location``, anything it names) must
   not drive the terminal it is printed on: escape sequences (``ESC [ ... m``, ``ESC ] 0; title BEL``),
   C0/C1 control characters and bidirectional overrides are removed.
+* :func:`shown` -- text from files and stores (imported file, model and member names, stored run fields, a
+  completion) shown on a terminal: every control character and bidirectional override is made *visible* as its
+  escape (``ESC`` -> ``\\x1b``, ``BEL`` -> ``\\x07``, C1 ``CSI`` -> ``\\x9b``, ``U+202E`` -> ``\\u202e``), so a
+  name can neither set the terminal's title nor clear it, and what it held can still be read.
+* :func:`html_safe` -- a whole HTML page: no raw C0/C1 control character survives (``ESC`` becomes the control
+  picture ``U+241B``, C1 characters ``U+FFFD``); tab and line breaks stay.
 * :func:`server_text` -- the one way server text becomes part of a message: control codes stripped, then
   credentials redacted, *then* cut to length (cutting first could leave the head of a key the redaction no
   longer recognises).
@@ -158,3 +164,47 @@ def storable(text: str) -> str:
         return text
     except UnicodeEncodeError:
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+_SHOWN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_SHOWN_LINES = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def shown(text: object, keep_newlines: bool = False) -> str:
+    """``text`` for a terminal: control characters and bidirectional overrides written as visible escapes
+    (``\\x1b``, ``\\x07``, ``\\u202e``); tabs and line breaks too unless ``keep_newlines``."""
+    t = "" if text is None else str(text)
+    return (_SHOWN if keep_newlines else _SHOWN_LINES).sub(_escape, t)
+
+
+_HTML_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _picture(m: re.Match[str]) -> str:
+    c = ord(m.group())
+    return chr(0x2400 + c) if c < 0x20 else "\u2421" if c == 0x7F else "\ufffd"
+
+
+def html_safe(page: str) -> str:
+    """An HTML page (or any text put into one) without raw control characters: C0 as their control pictures
+    (``ESC`` -> ``U+241B``, ``BEL`` -> ``U+2407``), ``DEL`` ``U+2421``, C1 ``U+FFFD``; tab, LF and CR kept. The
+    pictures are plain characters, so the page's markup, scripts and JSON are unaffected."""
+    return _HTML_CONTROLS.sub(_picture, page)
+
+
+_JSON_RAW = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def json_shown(doc: object, indent: int | None = None) -> str:
+    """``doc`` as JSON for a terminal: non-ASCII text kept readable (``ensure_ascii=False``), but the characters
+    JSON may leave raw that a terminal acts on (``DEL``, C1 controls, bidirectional overrides) written as
+    ``\\uXXXX`` escapes (the same JSON value; C0 controls JSON always escapes)."""
+    import json
+
+    text = json.dumps(doc, ensure_ascii=False, indent=indent)
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

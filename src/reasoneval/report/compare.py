@@ -13,15 +13,15 @@ import html
 import re
 from dataclasses import dataclass
 
+from ..core.safetext import html_safe, shown
 from ..store.sqlite import RunStore
 from .collect import resolve_run, scored_rows
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
 
 def plain(s: object) -> str:
-    """Text for a terminal: control characters (ESC sequences, bells, carriage returns) become ``?``."""
-    return _CONTROL.sub("?", "" if s is None else str(s))
+    """Text for a terminal: control characters (ESC sequences, bells, carriage returns) and bidirectional
+    overrides written as visible escapes (``\\x1b``; line breaks and tabs kept: ``core/safetext.py: shown``)."""
+    return shown(s, keep_newlines=True)
 
 
 @dataclass
@@ -116,8 +116,9 @@ def to_html(item_key: str, sides: list[Side]) -> str:
                     f"<code>{e(s.extracted) if s.extracted is not None else '(none)'}</code>"
                     f"{' ≠ reference' if differs else ''}</p>"
                     + (f"<p>error: {e(s.error)}</p>" if s.error else "") + f"<pre>{body}</pre></div>")
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-            f"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
-            f"<title>{e(item_key)}</title><style>{_CSS}</style></head><body><h2>item {e(item_key)}</h2>"
-            f"<p>reference: {e(_name(ref))}; highlighted words differ from it</p>"
-            f'<div class="cols">{"".join(cols)}</div></body></html>\n')
+    return html_safe(  # no raw ESC/BEL from stored text
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+        f"<title>{e(item_key)}</title><style>{_CSS}</style></head><body><h2>item {e(item_key)}</h2>"
+        f"<p>reference: {e(_name(ref))}; highlighted words differ from it</p>"
+        f'<div class="cols">{"".join(cols)}</div></body></html>\n')

@@ -28,6 +28,7 @@ from typing import Any
 from .. import __version__
 from ..core import registry
 from ..core.benchmark import Benchmark, Table, TableKind
+from ..core.safetext import html_safe
 from ..core.table import ACCURACY, Cell, column_id, number_of
 from ..core.tokens import show_total
 from ..core.types import Item, Prompt
@@ -616,7 +617,7 @@ def write_html(views: list[RunView], path: Path, prices: dict[str, Price] | None
             target.write_text(text, encoding="ascii")
             written.append(target)
     # lone surrogates (broken model output) become \\udXXX escapes instead of failing the write
-    path.write_bytes(page.encode("utf-8", "backslashreplace"))
+    path.write_bytes(html_safe(page).encode("utf-8", "backslashreplace"))  # no raw ESC/BEL from stored text
     return written
 
 

@@ -15,6 +15,7 @@ from rich.measure import Measurement
 from rich.table import Table as RichTable
 
 from ..core.benchmark import Table
+from ..core.safetext import shown
 from . import numbers
 
 
@@ -31,16 +32,17 @@ def to_terminal(tables: list[Table], console: Console | None = None) -> None:
     word; a table that cannot fit the console that way is printed at its natural width rather than cropped
     (a narrow terminal soft-wraps whole lines)."""
     for t in tables:
-        cells = [[_cell(x) for x in r] for r in t.rows]
+        # model names, extracted answers: stored outside text, its control codes shown as escapes
+        cells = [[shown(_cell(x), keep_newlines=True) for x in r] for r in t.rows]
         # titles, headers, cells and notes are text, not Rich markup ("[official scoring]", "[[A]]")
         def table(fixed: bool, t: Table = t, cells: list[list[str]] = cells) -> RichTable:
-            rt = RichTable(title=escape(t.title), title_justify="left")
+            rt = RichTable(title=escape(shown(t.title, keep_newlines=True)), title_justify="left")
             for i, c in enumerate(t.columns):
                 col = [c, *(r[i] for r in cells if i < len(r))]
                 if fixed:  # each column exactly as wide as its widest cell: Rich need not measure the cells
-                    rt.add_column(escape(c), width=max(cell_len(x) for x in col), overflow="fold")
+                    rt.add_column(escape(shown(c)), width=max(cell_len(x) for x in col), overflow="fold")
                 else:
-                    rt.add_column(escape(c), min_width=max(_longest_word(x) for x in col), overflow="fold")
+                    rt.add_column(escape(shown(c)), min_width=max(_longest_word(x) for x in col), overflow="fold")
             for r in cells:
                 rt.add_row(*(escape(x) for x in r))
             return rt

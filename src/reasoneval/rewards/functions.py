@@ -8,8 +8,14 @@ are accepted and ignored.
 from :mod:`reasoneval.rewards` by name) and scores its rows with :func:`score_jobs`: math rows on math-verify's
 sandbox, its own rows on whatever it starts (:data:`Start`), all under one call's time budget.
 
-Time: each verdict runs in a sandbox worker killed after its timeout (math 5 s), and one call returns within
-``BATCH_BUDGET_S`` (60 s) whatever the completions hold: verdicts not decided by then score 0.
+Time: each verdict runs in a sandbox worker killed after its timeout (math 5 s). Every completion gets a time
+budget of its own first, a *first look* of up to ``FIRST_LOOK_S`` (2 s) that no other completion can shorten
+(no deadline is shared in it): every answer that is not a bomb is decided then, so what the other completions
+hold never changes its reward. Only the completions that used up their first look are looked at again, with
+their whole timeout, while the call's ``BATCH_BUDGET_S`` (60 s) lasts; those still undecided then score 0
+(reason ``budget``). A call thus takes at most about ``ceil(n / workers) x FIRST_LOOK_S`` or the batch budget,
+whichever is longer. Answers denoting numbers too large to compute (``9^{9^{9}}``) are refused before they
+reach a worker (:mod:`.magnitude`).
 
     from trl import GRPOTrainer
     from reasoneval.rewards import math_reward
@@ -30,7 +36,9 @@ from . import math as M
 from .extract import completion_text
 
 MATH_WORKERS = 4  # threads waiting on the math-verify sandbox (its own pool bounds the processes)
-BATCH_BUDGET_S = 60.0  # one call's verdicts: those still undecided then score 0 (each also has its own timeout)
+BATCH_BUDGET_S = 60.0  # second looks end then: those still undecided score 0 (each also has its own timeout)
+FIRST_LOOK_S = 2.0  # every completion's own first look (a right answer is decided in milliseconds)
+FIRST_LOOK = "first-look"  # the reason of a verdict cut short by its first look (it gets a second one)
 
 
 @dataclass(frozen=True)
@@ -50,9 +58,11 @@ class MathJob:
     kind: str = "final-answer"
 
 
-#: a benchmark's own verdict: started with the call's deadline (a ``time.monotonic()`` limit), it returns the
-#: function that waits for its :class:`RowReward` (which must honour the deadline itself)
-Start = Callable[[float], Callable[[], RowReward]]
+#: a benchmark's own verdict: started with ``(deadline, cap)`` -- the call's deadline (a ``time.monotonic()``
+#: limit, None in the first look) and the most seconds this look may run (None: the verdict's own timeout) --
+#: it returns the function that waits for its :class:`RowReward` (which must honour both itself). A verdict cut
+#: short by ``cap`` before its own timeout gives the reason :data:`FIRST_LOOK`.
+Start = Callable[[float | None, float | None], Callable[[], RowReward]]
 
 
 def column(columns: dict[str, Any], name: str, n: int) -> list[Any]:
@@ -68,33 +78,48 @@ def column(columns: dict[str, Any], name: str, n: int) -> list[Any]:
 
 
 def score_jobs(jobs: Sequence[MathJob | Start], math_timeout: float = M.DEFAULT_TIMEOUT_S,
-               budget_s: float = BATCH_BUDGET_S) -> list[RowReward]:
-    """Math verdicts on math-verify's sandbox and the other jobs as they start themselves, concurrently; a
-    math verdict still undecided when the call's budget runs out scores 0 (reason ``budget``)."""
+               budget_s: float = BATCH_BUDGET_S, first_look_s: float = FIRST_LOOK_S) -> list[RowReward]:
+    """Math verdicts on math-verify's sandbox and the other jobs as they start themselves: first every job's own
+    first look (at most ``first_look_s``, no deadline shared), then a second look with the whole timeout for
+    those it cut short, while the call's budget lasts (still undecided then: 0, reason ``budget``)."""
     deadline = time.monotonic() + budget_s
     threads = ThreadPoolExecutor(MATH_WORKERS)
     try:
-        pending: list[Future[Any] | Callable[[], RowReward]] = []
-        for j in jobs:
-            if isinstance(j, MathJob):
-                pending.append(threads.submit(M.math_verdict, j.gold, j.text, math_timeout))
-            else:
-                pending.append(j(deadline))
-        out = []
-        for j, fut in zip(jobs, pending, strict=True):
-            if not isinstance(fut, Future):
-                out.append(fut())
-                continue
-            kind = j.kind if isinstance(j, MathJob) else ""
-            try:
-                m = fut.result(timeout=max(0.0, deadline - time.monotonic()))
-            except FutureTimeout:
-                out.append(RowReward(0.0, kind, "budget"))
-                continue
-            out.append(RowReward(m.reward, kind, m.reason))
+        out = _look(jobs, threads, math_timeout, first_look_s, None)
+        again = [i for i, r in enumerate(out) if r.reason == FIRST_LOOK]
+        if again:
+            for i, r in zip(again, _look([jobs[i] for i in again], threads, math_timeout, None, deadline),
+                            strict=True):
+                out[i] = r
         return out
     finally:  # queued math comparisons are dropped; one already running ends within math_timeout
         threads.shutdown(wait=False, cancel_futures=True)
+
+
+def _look(jobs: Sequence[MathJob | Start], threads: ThreadPoolExecutor, math_timeout: float, cap: float | None,
+          deadline: float | None) -> list[RowReward]:
+    """One look at every job: at most ``cap`` seconds each (None: its own timeout), none after ``deadline``."""
+    math_cap = math_timeout if cap is None else min(cap, math_timeout)
+    pending: list[Future[Any] | Callable[[], RowReward]] = []
+    for j in jobs:
+        if isinstance(j, MathJob):
+            pending.append(threads.submit(M.math_verdict, j.gold, j.text, math_cap))
+        else:
+            pending.append(j(deadline, cap))
+    out = []
+    for j, fut in zip(jobs, pending, strict=True):
+        if not isinstance(fut, Future):
+            out.append(fut())
+            continue
+        kind = j.kind if isinstance(j, MathJob) else ""
+        try:
+            m = fut.result(timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
+        except FutureTimeout:
+            out.append(RowReward(0.0, kind, "budget"))
+            continue
+        cut = m.reason == "timeout" and math_cap < math_timeout
+        out.append(RowReward(m.reward, kind, FIRST_LOOK if cut else m.reason))
+    return out
 
 
 def log_means(rows: Sequence[RowReward], log_metric: Any, prefix: str) -> None:

@@ -2,7 +2,9 @@ r"""Math rewards: the completion's final answer against the gold final answer, d
 
 The comparison is the project's time-bounded one (``scoring/mathverify.py``): LaTeX parsing only (no
 ``parse_expr``/``sympify`` on model text), in a sandbox worker killed after ``timeout`` seconds. A
-completion without a final answer, an unparseable one, or one that runs out of time scores 0.
+completion without a final answer, an unparseable one, or one that runs out of time scores 0. An answer denoting
+a number too large to compute (``9^{9^{9}}``: :mod:`.magnitude`) scores 0 at once (reason ``too-large``) unless
+it is written as the gold is, so it never occupies a worker.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 
 from ..scoring.mathverify import MathResult, equivalent
 from .extract import final_answer
+from .magnitude import too_large
 
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -30,6 +33,9 @@ def math_verdict(gold: str | None, text: str, timeout: float = DEFAULT_TIMEOUT_S
     pred = final_answer(text)
     if pred is None:
         return MathReward(0.0, "no-answer")
+    if too_large(pred):
+        same = "".join(pred.split()) == "".join(gold.split())
+        return MathReward(1.0 if same else 0.0, "correct" if same else "too-large", pred)
     res: MathResult = equivalent(gold, pred, timeout=timeout)
     return MathReward(1.0 if res.equal else 0.0, "correct" if res.equal else res.reason, pred)
 

@@ -17,7 +17,8 @@ lm-eval writes ``<out>/<model>/samples_<task>_<time>.jsonl`` beside ``results_<t
 
 from __future__ import annotations
 
-import json
+import io
+import os
 import re
 import zipfile
 from collections.abc import Iterator
@@ -27,6 +28,7 @@ from typing import Any
 
 from ..core.benchmark import Benchmark, OutsideRow
 from ..core.errors import DataError
+from ..core.jsonl import TooDeep, iter_jsonl_tolerant, json_value, located
 from ..core.safetext import strip_controls
 from ..core.types import Completion, Item, Usage
 from .harness_match import check_mapping, inspect_prompt, lmeval_prompt, protocol_of
@@ -102,16 +104,25 @@ def _text(x: Any) -> str | None:
 
 
 # ---- lm-evaluation-harness
-def _lmeval_model(samples: Path) -> str:
+def _lmeval_model(samples: Path) -> tuple[str, DataError | None]:
+    """The model a ``results_*.json`` beside ``samples`` names (else the folder's name), and the error of a
+    results file that could not be read for it."""
+    problem: DataError | None = None
     for res in sorted(samples.parent.glob("results_*.json"), reverse=True):
         try:
-            doc = json.loads(res.read_text(encoding="utf-8"))
+            doc = json_value(res.read_bytes())
+        except TooDeep as e:  # named: it would have been a RecursionError
+            problem = problem or DataError(f"{res}: {e}; the model is named after the folder")
+            continue
         except (OSError, ValueError):
             continue
-        name = doc.get("model_name") or (doc.get("config") or {}).get("model_args")
+        if not isinstance(doc, dict):
+            continue
+        config = doc.get("config")
+        name = doc.get("model_name") or (config.get("model_args") if isinstance(config, dict) else None)
         if isinstance(name, str) and name:
-            return name
-    return samples.parent.name
+            return name, problem
+    return samples.parent.name, problem
 
 
 def lmeval_rows(path: Path, bench: Benchmark, items: Items, target: Target | None,
@@ -123,49 +134,84 @@ def lmeval_rows(path: Path, bench: Benchmark, items: Items, target: Target | Non
     except DataError as e:
         yield e
         return
-    model = _lmeval_model(path)
+    model, problem = _lmeval_model(path)
+    if problem is not None:
+        yield problem
     mapped = f"--as {as_}" if as_ else f"the task name {task!r}"
-    with path.open(encoding="utf-8") as f:
-        for line, raw in enumerate(f, start=1):
-            where = f"{path}:{line}"
-            if not raw.strip():
-                continue
-            try:
-                rec = json.loads(raw)
-            except ValueError as e:
-                yield DataError(f"{where}: not JSON ({e})")
-                continue
-            if not isinstance(rec, dict):
-                yield DataError(f"{where}: not a sample object")
-                continue
-            raw_doc = rec.get("doc")
-            doc: dict[str, Any] = raw_doc if isinstance(raw_doc, dict) else {}
-            text = _text(rec.get("resps"))
-            if text is None:
-                yield DataError(f"{where}: no text response in 'resps' (a generate_until task is needed)")
-                continue
-            try:
-                item = items.find(t, [doc.get(k) for k in ID_FIELDS if k in doc], rec.get("doc_id"), where)
-            except DataError as e:
-                yield e
-                continue
-            prompt = lmeval_prompt(rec.get("arguments"))
-            if not force:
-                check_mapping(bench, item, t.mode, doc, prompt, f"{where} (doc_id {rec.get('doc_id')!r})", mapped)
-            yield OutsideRow(item, t.mode, Completion(text, latency_s=None), where, source=model, prompt=prompt,
-                             protocol=protocol_of(bench, item, t.mode, prompt, f"imported: lm-eval task {task}"))
+    # line by line, each line bounded (core/jsonl.py): an over-long or too deeply nested line is an error naming
+    # it, and the lines after it are read
+    for line, rec in iter_jsonl_tolerant(path, lambda p, n, msg: DataError(located(p, n, msg))):
+        where = f"{path}:{line}"
+        if isinstance(rec, DataError):
+            yield rec
+            continue
+        raw_doc = rec.get("doc")
+        doc: dict[str, Any] = raw_doc if isinstance(raw_doc, dict) else {}
+        text = _text(rec.get("resps"))
+        if text is None:
+            yield DataError(f"{where}: no text response in 'resps' (a generate_until task is needed)")
+            continue
+        try:
+            item = items.find(t, [doc.get(k) for k in ID_FIELDS if k in doc], rec.get("doc_id"), where)
+        except DataError as e:
+            yield e
+            continue
+        prompt = lmeval_prompt(rec.get("arguments"))
+        if not force:
+            check_mapping(bench, item, t.mode, doc, prompt, f"{where} (doc_id {rec.get('doc_id')!r})", mapped)
+        yield OutsideRow(item, t.mode, Completion(text, latency_s=None), where, source=model, prompt=prompt,
+                         protocol=protocol_of(bench, item, t.mode, prompt, f"imported: lm-eval task {task}"))
 
 
 # ---- inspect-ai
 ZSTD = 93  # the zip compression method inspect-ai's .eval logs use (zipfile reads only stored/deflate/bz2/lzma)
-MAX_MEMBER = 256 << 20
+_MB = 1 << 20
+#: bytes one member of an inspect-ai ``.eval`` log may have once decompressed, and all its members together
+#: (a zip or Zstandard bomb stops there: one line naming the member, never gigabytes of memory); the environment
+#: variables ``REASONEVAL_IMPORT_MAX_MEMBER_MB`` / ``REASONEVAL_IMPORT_MAX_TOTAL_MB`` change them
+MAX_MEMBER = int(os.environ.get("REASONEVAL_IMPORT_MAX_MEMBER_MB") or 256) * _MB
+MAX_TOTAL = int(os.environ.get("REASONEVAL_IMPORT_MAX_TOTAL_MB") or 2048) * _MB
+_CHUNK = _MB
 
 
-def _member(z: zipfile.ZipFile, name: str) -> bytes:
-    """One member of a zip, Zstandard-compressed ones included (decompressed with ``zstandard``, bounded)."""
+class _Budget:
+    """The decompressed bytes the members of one log may still have (:data:`MAX_TOTAL` in all)."""
+
+    def __init__(self, total: int) -> None:
+        self.left = total
+
+
+def _bounded(stream: io.RawIOBase | io.BufferedIOBase | Any, where: str, budget: _Budget) -> bytes:
+    """Everything ``stream`` decompresses, read a chunk at a time and refused past :data:`MAX_MEMBER` bytes or
+    the log's remaining :class:`_Budget`."""
+    cap = min(MAX_MEMBER, budget.left)
+    out = bytearray()
+    while True:
+        chunk = stream.read(min(_CHUNK, cap + 1 - len(out)))
+        if not chunk:
+            break
+        out += chunk
+        if len(out) > cap:
+            if cap == MAX_MEMBER:
+                raise DataError(f"{where}: more than {MAX_MEMBER // _MB} MiB once decompressed (a zip bomb?; "
+                                "REASONEVAL_IMPORT_MAX_MEMBER_MB raises the limit)")
+            budget.left = 0
+            raise DataError(f"{where}: the log's members exceed {MAX_TOTAL // _MB} MiB in all once decompressed; "
+                            "the members after it are not read (REASONEVAL_IMPORT_MAX_TOTAL_MB raises the limit)")
+    budget.left -= len(out)
+    return bytes(out)
+
+
+def _member(z: zipfile.ZipFile, name: str, budget: _Budget | None = None) -> bytes:
+    """One member of a zip, Zstandard-compressed ones included (decompressed with ``zstandard``), bounded (by
+    ``budget``, shared by a log's members; None: this member alone, within the total)."""
+    if budget is None:
+        budget = _Budget(MAX_TOTAL)
+    where = f"{z.filename}!{name}"
     info = z.getinfo(name)
     if info.compress_type != ZSTD:
-        return z.read(name)
+        with z.open(name) as f:
+            return _bounded(f, where, budget)
     try:
         import zstandard
     except ImportError:
@@ -176,28 +222,60 @@ def _member(z: zipfile.ZipFile, name: str) -> bytes:
     fp.seek(info.header_offset)
     head = fp.read(30)
     if head[:4] != b"PK\x03\x04":
-        raise DataError(f"{z.filename}!{name}: bad local header")
+        raise DataError(f"{where}: bad local header")
     skip = int.from_bytes(head[26:28], "little") + int.from_bytes(head[28:30], "little")
     fp.seek(info.header_offset + 30 + skip)
     raw = fp.read(info.compress_size)
-    out = zstandard.ZstdDecompressor().decompressobj().decompress(raw)
-    if len(out) > MAX_MEMBER:
-        raise DataError(f"{z.filename}!{name}: larger than {MAX_MEMBER >> 20} MiB")
-    return bytes(out)
+    try:
+        with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw), read_across_frames=True) as f:
+            return _bounded(f, where, budget)
+    except zstandard.ZstdError as e:
+        raise DataError(f"{where}: not Zstandard data ({e})") from None
 
 
-def _inspect_docs(path: Path) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
-    """(header, [(where, sample)]) of a ``.eval`` (zip) or ``.json`` log."""
+def _json_doc(data: bytes | str, where: str) -> dict[str, Any]:
+    try:
+        doc = json_value(data)
+    except ValueError as e:  # invalid, or nested deeper than the parser goes
+        raise DataError(f"{where}: not JSON ({e})") from None
+    if not isinstance(doc, dict):
+        raise DataError(f"{where}: not a JSON object")
+    return doc
+
+
+def _inspect_docs(path: Path) -> tuple[dict[str, Any], Iterator[tuple[str, dict[str, Any] | DataError]]]:
+    """(header, (where, sample or the error reading it) one by one) of a ``.eval`` (zip) or ``.json`` log."""
     if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as z:
+        z = zipfile.ZipFile(path)
+        budget = _Budget(MAX_TOTAL)
+        try:
             names = z.namelist()
             head_name = "header.json" if "header.json" in names else "_journal/start.json"
-            header = json.loads(_member(z, head_name))
-            samples = [(f"{path}!{n}", json.loads(_member(z, n))) for n in sorted(names)
-                       if n.startswith("samples/") and n.endswith(".json")]
-            return header, samples
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    return doc, [(f"{path}:samples[{i}]", s) for i, s in enumerate(doc.get("samples") or [])]
+            header = _json_doc(_member(z, head_name, budget), f"{path}!{head_name}")
+        except BaseException:
+            z.close()
+            raise
+
+        def samples() -> Iterator[tuple[str, dict[str, Any] | DataError]]:
+            with z:
+                for n in sorted(names):
+                    if not (n.startswith("samples/") and n.endswith(".json")):
+                        continue
+                    where = f"{path}!{n}"
+                    try:
+                        yield where, _json_doc(_member(z, n, budget), where)
+                    except DataError as e:
+                        yield where, e
+                        if budget.left <= 0:
+                            return
+                    except (OSError, zipfile.BadZipFile, EOFError) as e:
+                        yield where, DataError(f"{where}: cannot be read ({e})")
+
+        return header, samples()
+    doc = _json_doc(path.read_bytes(), str(path))
+    raw = doc.get("samples") or []
+    return doc, iter([(f"{path}:samples[{i}]", s if isinstance(s, dict) else DataError(
+        f"{path}:samples[{i}]: not a sample object")) for i, s in enumerate(raw if isinstance(raw, list) else [])])
 
 
 def _inspect_text(sample: dict[str, Any]) -> str | None:
@@ -217,10 +295,14 @@ def inspect_rows(path: Path, bench: Benchmark, items: Items, target: Target | No
                  force: bool = False, as_: str | None = None) -> Iterator[OutsideRow | DataError]:
     try:
         header, samples = _inspect_docs(path)
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as e:
+    except DataError as e:
+        yield DataError(f"not an inspect-ai log: {e}")
+        return
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as e:
         yield DataError(f"{path}: not an inspect-ai log ({e})")
         return
-    ev = header.get("eval") or {}
+    ev_raw = header.get("eval")
+    ev: dict[str, Any] = ev_raw if isinstance(ev_raw, dict) else {}
     try:
         t = target or target_of_task(str(ev.get("task", "")).rpartition("/")[2], bench, str(path))
     except DataError as e:
@@ -230,6 +312,9 @@ def inspect_rows(path: Path, bench: Benchmark, items: Items, target: Target | No
     task = str(ev.get("task", "")).rpartition("/")[2]
     mapped = f"--as {as_}" if as_ else f"the task name {task!r}"
     for where, s in samples:
+        if isinstance(s, DataError):
+            yield s
+            continue
         text = _inspect_text(s)
         if text is None:
             err = s.get("error")

@@ -25,9 +25,9 @@ from typing import Any
 
 from ..core.benchmark import Benchmark, OutsideRow
 from ..core.errors import DataError
-from ..core.types import Completion, GenParams, Item, Prompt
+from ..core.types import GenParams
 from ..hub.cache import sha256_file
-from ..store.imported import ImportRow, put_imported, set_protocol
+from ..store.imported import ImportedRunRow, ImportRow, JudgeRow, put_imported_run, set_protocol
 from ..store.sqlite import RunStore
 from .engine import SCORER
 from .outside import OutsideScores, score_outside
@@ -118,13 +118,14 @@ def _store_groups(bench: Benchmark, store: RunStore, got: OutsideScores, groups:
         run_id = spec.run_id()
         keys = {(got.rows[i].item.key, got.rows[i].sample) for i in idxs}
         protocol = next((got.rows[i].protocol for i in idxs if got.rows[i].protocol), "")
-        if store.find_runs(run_id):
+        if any(r["status"] == "complete" for r in store.find_runs(run_id)):
             if name is not None:
                 store.set_display_name(run_id, name)
             if protocol:  # a run imported before runs said whose protocol they are: it says so now
                 set_protocol(store, run_id, protocol)
             runs.append(ImportedRun(run_id, source, mode, len(keys), 0, True, prov, name, protocol))
             continue
+        # (a run of these files that is not complete was left half-written by an older version: written anew)
         record = spec.record(bench.data_version(), bench.prompt_version(mode))
         if protocol:  # the rows' prompts are not the ones this benchmark builds: the run says whose they are
             record["protocol"] = protocol
@@ -135,7 +136,7 @@ def _store_groups(bench: Benchmark, store: RunStore, got: OutsideScores, groups:
         record["params"] = {}
         record["params_unknown"] = True
         out: list[ImportRow] = []
-        judged: list[tuple[Item, int, int, Prompt, Completion]] = []
+        judged: list[JudgeRow] = []
         seen: dict[tuple[str, int], int] = {}
         for i in idxs:
             row = got.rows[i]
@@ -147,15 +148,14 @@ def _store_groups(bench: Benchmark, store: RunStore, got: OutsideScores, groups:
                 seen[k] = 0
                 sample = row.sample
             if i in got.judged:  # the judge's answer, stored as a run stores it (``score`` reads it again)
-                judged.append((row.item, sample, len(row.earlier), *got.judged[i]))
+                judged.append((row.item.key, sample, len(row.earlier), row.item.subset, *got.judged[i]))
             prompts = [None] * len(row.earlier) + [row.prompt]
             out.append((row.item, sample, list(zip(prompts, [*row.earlier, row.completion], got.verdicts[i],
                                                    strict=True))))
-        store.upsert_run(run_id, bench.name, spec.subset or "*", mode, source, record)
-        n = put_imported(store, run_id, out, SCORER, prompt_cache)
-        for item, sample, turn, jp, jc in judged:
-            store.put_completion(run_id, item.key, sample, turn, "judge", item.subset, jp, "", jc)
-        store.set_status(run_id, "complete")
+        # one transaction: the run row, its rows and its judge calls commit together (a killed or full-disk
+        # import leaves nothing of this run, and the next import writes it whole)
+        n = put_imported_run(store, ImportedRunRow(run_id, bench.name, spec.subset or "*", mode, source, record),
+                             out, SCORER, prompt_cache, judged) - len(judged)
         runs.append(ImportedRun(run_id, source, mode, len(out), n, False, prov, name, protocol))
     return runs
 

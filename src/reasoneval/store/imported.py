@@ -1,5 +1,11 @@
 """Bulk writes for imported runs, and the items an imported run was scored against.
 
+An imported run is written in **one transaction** (:func:`put_imported_run`): its ``runs`` row (status
+``complete``), completions, verdicts, items and judge calls commit together or not at all, so an import killed
+(``kill -9``) or stopped by a full disk leaves nothing of that run, and the next import writes it whole. A run
+an older version left half-written (status ``running``: the run row committed before its rows) is replaced
+whole by the next import of the same files.
+
 A run made here is re-read against its benchmark's data; a run imported from outside files keeps the items
 (release record and gold) its rows carried, because a release's golds can differ from the packaged data
 (KOR-Bench: a few answers changed after the raw outputs were made). ``score`` re-grades an imported run
@@ -15,11 +21,14 @@ import contextlib
 import json
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.safetext import storable_json
 from ..core.types import Completion, Item, Prompt, Verdict
+from .errors import STORE_ERRORS, describe
 from .sqlite import INSERT_COMPLETION, INSERT_VERDICT, RunStore, _detail_json, _text
+from .statements import INSERT_PROMPT, shared_prompt
 
 _EMPTY = Prompt()
 ITEMS_SCHEMA = """
@@ -38,11 +47,30 @@ def _item_json(item: Item) -> str:
                        "gold": item.gold}, ensure_ascii=False)
 
 
-def put_imported(store: RunStore, run_id: str, rows: Iterable[ImportRow], scorer: str,
-                 prompt_cache: dict[Prompt, str] | None = None) -> int:
-    """Completions, verdicts and items of one imported run in one transaction (all or nothing).
-    ``prompt_cache``: prompt -> its stored JSON, shared by the runs of one import (a release's models were sent the
-    same prompts)."""
+#: a judge's call kept with an imported row: (item key, sample, turn, subset, prompt, completion)
+JudgeRow = tuple[str, int, int, str, Prompt, Completion]
+
+
+@dataclass(frozen=True)
+class ImportedRunRow:
+    """The ``runs`` row of an imported run."""
+
+    run_id: str
+    benchmark: str
+    subset: str
+    mode: str
+    model: str
+    record: dict[str, Any]
+
+
+def put_imported_run(store: RunStore, run: ImportedRunRow, rows: Iterable[ImportRow], scorer: str,
+                     prompt_cache: dict[Prompt, str] | None = None, judged: Iterable[JudgeRow] = ()) -> int:
+    """The run row (status ``complete``), completions, verdicts, items and judge calls of one imported run in one
+    transaction: all or nothing (what an earlier, interrupted import left of the run is replaced). Returns the
+    number of completions. ``prompt_cache``: prompt -> its stored JSON, shared by the runs of one import (a
+    release's models were sent the same prompts). A store error (a full disk, ...) is one
+    :class:`~reasoneval.store.errors.StoreError` line, and the store keeps what it held before."""
+    run_id = run.run_id
     comps: list[tuple[Any, ...]] = []
     prompt_json: dict[Prompt, str] = {} if prompt_cache is None else prompt_cache
     verdicts: list[tuple[Any, ...]] = []
@@ -65,14 +93,33 @@ def put_imported(store: RunStore, run_id: str, rows: Iterable[ImportRow], scorer
             comps.append(row)
             verdicts.append((run_id, item.key, sample, t, scorer, v.outcome.value, _text(v.extracted), v.method,
                              _detail_json(v.detail), now))
+    judge_rows = [shared_prompt(RunStore._rows(run_id, key, sample, turn, "judge", subset, p, "", c, False)[0])
+                  for key, sample, turn, subset, p, c in judged]
     db = store.db
-    db.executescript(ITEMS_SCHEMA)
-    with db:
-        db.execute("BEGIN")
-        db.executemany(INSERT_COMPLETION, comps)
-        db.executemany(INSERT_VERDICT, verdicts)
-        db.executemany("INSERT OR REPLACE INTO items VALUES (?,?,?)", [(run_id, k, j) for k, j in items.items()])
-    return len(comps)
+    try:
+        db.executescript(ITEMS_SCHEMA)
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for table in ("completions", "verdicts", "items", "runs"):  # fixed names: an earlier half import
+                db.execute(f"DELETE FROM {table} WHERE run_id=?", (run_id,))
+            db.execute("INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?)",
+                       (run_id, now, now, run.benchmark, run.subset, run.mode, run.model, json.dumps(run.record),
+                        "complete"))
+            db.executemany(INSERT_COMPLETION, comps)
+            db.executemany(INSERT_VERDICT, verdicts)
+            db.executemany("INSERT OR REPLACE INTO items VALUES (?,?,?)", [(run_id, k, j) for k, j in items.items()])
+            for row, prompt_row in judge_rows:
+                db.execute(INSERT_PROMPT, prompt_row)
+                db.execute(INSERT_COMPLETION, row)
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                with contextlib.suppress(*STORE_ERRORS):
+                    db.execute("ROLLBACK")
+            raise
+    except STORE_ERRORS as e:
+        raise describe(store.path, e) from e
+    return len(comps) + len(judge_rows)
 
 
 def stored_items(store: RunStore, run_id: str) -> list[Item] | None:

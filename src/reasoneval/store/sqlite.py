@@ -28,6 +28,7 @@ from . import identity
 from .errors import DECODE_ERRORS, STORE_ERRORS, StoreError, corrupted, describe, one_line
 from .identity import real_path
 from .statements import INSERT_CACHE, INSERT_COMPLETION, INSERT_PROMPT, INSERT_VERDICT, shared_prompt
+from .wal import check_log_present
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -278,6 +279,7 @@ class RunStore:
             if self.real.is_file() and self.real.stat().st_size == 0:
                 raise StoreError(f"store {self.path} is an empty file (0 bytes), not a reasoneval store; "
                                  "it is left alone: remove it or choose another --store")
+            check_log_present(self.real, self.path)  # a log deleted under another process: never written
             if readonly:
                 if not self.real.exists():
                     raise StoreError(f"no store at {self.path}")

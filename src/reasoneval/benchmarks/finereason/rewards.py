@@ -26,7 +26,17 @@ from typing import Any
 
 from ...rewards import math as M
 from ...rewards.extract import completion_text
-from ...rewards.functions import BATCH_BUDGET_S, MathJob, RowReward, Start, column, log_means, score_jobs
+from ...rewards.functions import (
+    BATCH_BUDGET_S,
+    FIRST_LOOK,
+    FIRST_LOOK_S,
+    MathJob,
+    RowReward,
+    Start,
+    column,
+    log_means,
+    score_jobs,
+)
 from . import reward_sandbox as P
 
 SOURCE = "finereason"  # the ``source`` column of puzzle rows, verl's ``data_source``
@@ -42,12 +52,14 @@ def _kind(source: Any, task: Any, i: int) -> str:
 
 
 def _puzzle_job(puzzle: str, task: str, record: dict[str, Any], text: str, timeout: float) -> Start:
-    def start(deadline: float) -> Callable[[], RowReward]:
-        fut = P.submit(puzzle, task, record, text, timeout, deadline=deadline)
+    def start(deadline: float | None, cap: float | None) -> Callable[[], RowReward]:
+        limit = timeout if cap is None else min(cap, timeout)
+        fut = P.submit(puzzle, task, record, text, limit, deadline=deadline)
 
         def finish() -> RowReward:
             r = P.result(fut)
-            return RowReward(r.reward, task, r.reason)
+            cut = r.reason == "timeout" and limit < timeout  # the first look ended it: it gets a second one
+            return RowReward(r.reward, task, FIRST_LOOK if cut else r.reason)
 
         return finish
 
@@ -55,7 +67,8 @@ def _puzzle_job(puzzle: str, task: str, record: dict[str, Any], text: str, timeo
 
 
 def score_rows(completions: Sequence[Any], columns: dict[str, Any], *, puzzle_timeout: float = P.DEFAULT_TIMEOUT_S,
-               math_timeout: float = M.DEFAULT_TIMEOUT_S, budget_s: float = BATCH_BUDGET_S) -> list[RowReward]:
+               math_timeout: float = M.DEFAULT_TIMEOUT_S, budget_s: float = BATCH_BUDGET_S,
+               first_look_s: float = FIRST_LOOK_S) -> list[RowReward]:
     """One :class:`RowReward` per completion of a FineReason mix (every row is checked before any runs)."""
     n = len(completions)
     source, task, puzzle, state = (column(columns, k, n) for k in ("source", "task", "puzzle", "state"))
@@ -70,7 +83,7 @@ def score_rows(completions: Sequence[Any], columns: dict[str, Any], *, puzzle_ti
             raise ValueError(f"row {i}: a {kind} row needs its 'puzzle' column")
         jobs.append(_puzzle_job(puzzle[i], kind, P.parse_state(state[i], f"row {i}"), completion_text(c),
                                 puzzle_timeout))
-    return score_jobs(jobs, math_timeout, budget_s)
+    return score_jobs(jobs, math_timeout, budget_s, first_look_s)
 
 
 def finereason_reward(prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,

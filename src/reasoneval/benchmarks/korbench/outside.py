@@ -10,6 +10,7 @@ Scoring, summarising and rendering are the runner's (:mod:`reasoneval.runner.out
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -24,9 +25,19 @@ from .rawfiles import RawFile, RawFileError, discover, iter_records, require
 SUBQ = "cipher-subquestions"
 
 
-def _completion(response: object, finish_reason: object = None) -> Completion:
-    # a non-text response (an API error record) scores as an empty answer: wrong, as in the reference
-    text = response if isinstance(response, str) else ""
+def _completion(response: object, where: str, finish_reason: object = None, mixed: bool = False) -> Completion:
+    """The completion of a record's ``response``: its text; ``null`` (the release's record of a failed API call)
+    an empty answer, scored wrong as the reference evaluator scores it; in a mixed-set file a JSON object is the
+    model's answers, as text (as the release's evaluation reads it). Anything else (a number, a list, ...) is
+    an error naming the record, never an empty answer."""
+    if isinstance(response, str):
+        text = response
+    elif response is None:
+        text = ""
+    elif mixed and isinstance(response, dict):
+        text = json.dumps(response, ensure_ascii=False)
+    else:
+        raise RawFileError(f"{where}: 'response' must be text (the model's answer), got {type(response).__name__}")
     return Completion(text, finish_reason if isinstance(finish_reason, str) else None)
 
 
@@ -58,11 +69,12 @@ def _row(f: RawFile, rec: dict[str, Any], line: int, data: KorData, gold: str) -
         except (KeyError, ValueError) as e:
             raise RawFileError(f"{where}: unknown question in question_list ({e})") from None
         item = Item("korbench", f.category, str(rec["idx"]), {"questions": [list(r) for r in refs]}, answers)
-        return OutsideRow(item, "mixed", _completion(rec["response"], rec.get("finish_reason")), where,
+        completion = _completion(rec["response"], where, rec.get("finish_reason"), mixed=True)
+        return OutsideRow(item, "mixed", completion, where,
                           source=f.model, prompt=_prompt(rec, False))
     require(rec, p, line, "idx", "response", "answer", "rule_id")
     idx, rule_id = str(rec["idx"]), str(rec["rule_id"])
-    completion = _completion(rec["response"], rec.get("finish_reason"))
+    completion = _completion(rec["response"], where, rec.get("finish_reason"))
     if f.kind == "subquestions":
         require(rec, p, line, "step")
         d = {"idx": idx, "rule_id": rule_id, "step": rec["step"], "type": rec.get("type") or None}
@@ -78,7 +90,7 @@ def _row(f: RawFile, rec: dict[str, Any], line: int, data: KorData, gold: str) -
     earlier: list[Completion] = []
     if f.kind == "self-correction":
         try:
-            rounds = [_completion(r) for r in selfcorrect.rounds_of(rec)]
+            rounds = [_completion(r, f"{where} (round {i})") for i, r in enumerate(selfcorrect.rounds_of(rec))]
         except ValueError as e:
             raise RawFileError(f"{where}: {e}") from None
         completion, earlier = rounds[-1], rounds[:-1]
