@@ -251,7 +251,11 @@ def _no_constant(name: str) -> Any:
 def _extra_body(text: str | None) -> str | None:
     try:
         if text:
-            json.loads(text, parse_constant=_no_constant)  # NaN / Infinity: Python reads them, servers do not
+            obj = json.loads(text, parse_constant=_no_constant)  # NaN / Infinity: Python reads them, servers do not
+            if isinstance(obj, dict):
+                from ..models.choices import check_extra_body
+
+                check_extra_body(obj)  # "n": 2 would ask for answers nobody reads (one answer per request)
         return GenParams.canonical_extra(text)
     except ValueError as e:
         fail(f"--extra-body: {e}")
