@@ -505,6 +505,7 @@ class HTTPBackend:
         last_reason = ""
         avoid: Replica | None = None
         stretch = 1.0
+        refused = 0  # this request's refusals (429 / 529) so far
         t_start = time.monotonic()
         for attempt in range(self.opts.max_retries + 1):
             try:
@@ -517,8 +518,9 @@ class HTTPBackend:
                     e.replica.down_until = time.monotonic() + self.opts.replica_cooldown_s
                     avoid = e.replica
                 retry_after = None if e.retry_after is None else min(e.retry_after, self.opts.backoff_max_s)
-                if e.overload:
-                    self.limiter.on_overload(e.sent_at, retry_after)
+                if e.overload:  # only a request refused again counts towards a decrease (sustained overload)
+                    self.limiter.on_overload(e.sent_at, retry_after, repeat=refused > 0)
+                    refused += 1
                 if retry_after is not None:
                     delay = retry_after * (1.0 + 0.25 * self._rng.random())  # jitter, never sooner than asked
                 else:
