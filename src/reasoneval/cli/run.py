@@ -68,6 +68,7 @@ def run(
     timeout_total: Annotated[float, typer.Option(min=0.1, help="HTTP timeout of one attempt, s")] = 600.0,
     hedge_after: Annotated[float | None, typer.Option(min=0, help="a request unanswered after S s gives its slot back and is re-sent, first answer wins (default adaptive: 4 x the p99 latency, 1-300 s; 0 off)")] = None,
     abandon_after: Annotated[float | None, typer.Option(min=0, help="an attempt unanswered S s after its last copy was sent is abandoned and retried (default adaptive: 8 x the p99 latency, at least 2 s, at most --timeout-total; 0 off)")] = None,
+    max_extra_requests: Annotated[float, typer.Option(min=0, help="extra requests (hedge copies, abandoned attempts sent again) per run, as a share of its items (rounded up, at least 1; 0: never hedge nor abandon)")] = 0.05,
     max_response_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response read, MiB received (default 64; not part of the run id)")] = None,
     max_decoded_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response once decompressed, MiB (default 64)")] = None,
     max_response_chars: Annotated[int | None, typer.Option(min=1, help="most characters of answer + reasoning read from one response (default 8,000,000)")] = None,
@@ -122,6 +123,7 @@ def run(
 
     http = HTTPOptions(timeout_s=timeout_total, connect_timeout_s=timeout_connect, read_timeout_s=timeout_read,
                        hedge_after_s=hedge_after, abandon_after_s=abandon_after, stream=stream,
+                       max_extra_share=max_extra_requests,
                        limits=ResponseLimits.of(max_response_mb, max_decoded_mb, max_response_chars))
     from ..runner.signals import Termination
 
@@ -162,6 +164,8 @@ def run(
     typer.echo(f"run {result.run_id}{' (resumed)' if result.resumed else ''}: {result.units} items, "
                f"{result.generated} generated, {result.cached} cached, {result.reused} reused, "
                f"{result.errors} errors  [store {store}]", err=True)
+    if result.extra.get("requests"):
+        typer.echo(_requests_line(result.extra["requests"]), err=True)
     print_report(st, [result.run_id], json_out, prompts=False)
     code = _explain_errors(st, result)
     if code:
@@ -201,6 +205,16 @@ def rename(
     now = display_name(st.get_run(run["run_id"]) or run)
     st.close()
     typer.echo(f"run {run['run_id']}: {old!r} -> {now!r}")
+
+
+def _requests_line(r: dict[str, Any]) -> str:
+    """The HTTP requests a run sent, per model call (hedges, abandonments, retries, the extra-request cap)."""
+    per = r.get("per_call")
+    return (f"requests: {r['sent']} sent for {r['calls']} model calls ({per if per is not None else '-'} per call, "
+            f"at most {r['most_per_call']}); {r['hedges']} hedge copies, {r['abandoned']} abandoned and sent again, "
+            f"{r['retries']} retries in all; extra requests {r['extra']} of at most {r['extra_cap']} "
+            f"(--max-extra-requests {r['max_extra_share']:g} of the items)"
+            + (f", {r['extra_denied']} times refused at the cap" if r.get("extra_denied") else ""))
 
 
 def _check_finite(flag: str, value: float | None, low: float, high: float | None = None) -> None:

@@ -25,11 +25,13 @@ class CopyProgress:
     first_byte: float | None = None  # its first body byte (2xx bodies only; error bodies are not progress)
     last_byte: float | None = None
     max_gap: float = 0.0  # its longest silence between two body chunks
+    chunks: int = 0  # body chunks received
     #: called once, at the first body byte (the scheduler cancels the other copy of a hedged attempt then)
     on_first_byte: Callable[[CopyProgress], None] | None = None
 
     def touch(self, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
+        self.chunks += 1
         if self.last_byte is None:
             self.first_byte = self.last_byte = now
             if self.on_first_byte is not None:
