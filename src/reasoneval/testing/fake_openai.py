@@ -359,7 +359,19 @@ class FakeServer:
             await asyncio.sleep(self.slow_s)
             stream, fault = False, "fine"
         if fault == "trickle":
-            return await self._trickle(request, body, chat, answer, usage)
+            return await self._quiet(self._trickle(request, body, chat, answer, usage))
+        return await self._quiet(self._shaped(request, body, fault, stream, chat, answer, usage))
+
+    @staticmethod
+    async def _quiet(aw: Any) -> web.StreamResponse:
+        """A streamed reply whose client went away (cancelled a copy) ends quietly."""
+        try:
+            return await aw  # type: ignore[no-any-return]
+        except ConnectionError:
+            return web.Response(status=499)  # never sent: the client is gone
+
+    async def _shaped(self, request: web.Request, body: dict[str, Any], fault: str, stream: bool, chat: bool,
+                      answer: str, usage: dict[str, Any]) -> web.StreamResponse:
 
         def choice(payload: dict[str, Any], finish: str | None, index: int = 0) -> dict[str, Any]:
             if chat:
