@@ -176,7 +176,7 @@ def test_one_extra_request_per_call_by_default() -> None:
     b = Streaming({"x": [(1.0, 1, 0.0, "a"), (1.0, 1, 0.0, "b")]}, hedge_after_s=0.1, abandon_after_s=0.3,
                   max_extra_share=10)
     got = asyncio.run(_requests(b, ["x"], runner_slots=1))
-    assert got["x"][1].text in ("a", "b") and len(b.sent) == 2 and b.abandoned == 0 and b.extra_denied == 1
+    assert got["x"][1].text in ("a", "b") and len(b.sent) == 2 and b.abandoned == 0 and b.extra_denied == 0
 
 
 def test_extra_requests_stop_at_the_runs_cap() -> None:
@@ -187,9 +187,23 @@ def test_extra_requests_stop_at_the_runs_cap() -> None:
     got = asyncio.run(_requests(b, list(scripts), runner_slots=32))
     assert all(c.error is None for _, c in got.values())
     assert b.abandoned == 2 == b.extra_cap() and b.extras == 2 and len(b.sent) == 22
-    assert b.extra_denied == 20  # 18 first attempts, and the 2 retries (the cap still reached)
+    assert b.extra_denied == 18  # (the 2 retries have spent their call's one extra request: not looked at)
     st = b.request_stats()
     assert st["calls"] == 20 and st["sent"] == 22 and st["histogram"] == {"1": 18, "2": 2}
+
+
+@pytest.mark.parametrize("hedge", [True, False], ids=["hedged", "abandoned"])
+def test_extra_requests_that_pay_off_are_not_charged_to_the_cap(hedge: bool) -> None:
+    # 20 requests whose first copy hangs (a lost request), the second answers at once: every one is rescued,
+    # though the cap is 2 (10% of 20): a copy that answers sooner than the stuck one had waited duplicated no work
+    scripts = {f"r{i}": [(60.0, 1, 0.0, "never"), (0.01, 1, 0.0, f"ok{i}")] for i in range(20)}
+    b = Streaming(scripts, concurrency=32, hedge_after_s=0.2 if hedge else 0, abandon_after_s=5.0 if hedge else 0.2,
+                  max_extra_share=0.1, backoff_base_s=0.01, backoff_max_s=0.01)
+    t0 = time.monotonic()
+    got = asyncio.run(_requests(b, list(scripts), runner_slots=32))
+    assert all(c.text.startswith("ok") for _, c in got.values()) and time.monotonic() - t0 < 2.0
+    assert b.extra_cap() == 2 and b.extras == 20 and b.extra_charged == 0  # (18 waited at the cap, briefly)
+    assert (b.hedges, b.abandoned) == ((20, 0) if hedge else (0, 20))
 
 
 def test_no_extra_requests_at_all_when_the_share_is_0() -> None:

@@ -158,9 +158,11 @@ class _Tally:
     sent: int = 0
     hedged: bool = False  # a request is hedged once at most (one extra copy), whatever its attempts
     extra: int = 0  # its hedge copy and abandoned attempts (at most ``max_extra_per_call``)
+    waited: float | None = None  # how long its last abandoned attempt had waited (None: none pending a refund)
+    ttfb: float | None = None  # the time to first byte of its latest attempt's answer (None: not watched)
 
 
-@dataclass
+@dataclass(eq=False)  # (hashed by identity: the attempts waiting at the cap are a set)
 class _Race:
     """One attempt: its first copy and the hedged second copy (see ``HTTPBackend._hedged``)."""
 
@@ -180,7 +182,7 @@ class _Race:
     abandoned: str | None = None  # why the attempt was abandoned (no copy answered in time)
     over: bool = False  # the attempt has returned
     stretch: float = 1.0  # the windows' factor: doubled for each earlier attempt of the request abandoned
-    timer: asyncio.TimerHandle | None = None
+    timer: asyncio.Handle | None = None
     tally: _Tally = field(default_factory=_Tally)
     first_p: progress.CopyProgress | None = None  # the first copy's bytes
     copy_p: progress.CopyProgress | None = None  # the second copy's bytes (once sent)
@@ -219,8 +221,11 @@ class HTTPBackend:
         self.calls = 0  # requests (model calls) begun
         self.copies_sent = 0  # HTTP requests sent (copies), all attempts
         self.retries = 0  # attempts after a request's first (after an error, a refusal or an abandonment)
-        self.extras = 0  # hedge copies started + abandoned attempts (both count towards ``extra_cap``)
+        self.extras = 0  # hedge copies started + abandoned attempts sent again
+        #: extras counted against ``extra_cap``: all of them, less those that paid off (see ``extra_cap``)
+        self.extra_charged = 0
         self.extra_denied = 0  # attempts not hedged or abandoned because the cap was reached
+        self._at_cap: set[_Race] = set()  # attempts due an extra request, waiting for the cap to allow it
         self.sent_per_call: Counter[int] = Counter()  # copies sent by a model call -> calls
 
     # ---- what a backend supplies
@@ -376,15 +381,29 @@ class HTTPBackend:
         self.planned = max(self.planned, n)
 
     def extra_cap(self) -> int:
-        """Extra requests (hedge copies, abandoned attempts re-sent) this run may send: ``max_extra_share`` of its
-        items (or of the requests begun, when more), rounded up, at least 1; 0 when the share is 0."""
+        """Extra requests (hedge copies, abandoned attempts re-sent) this run may have *charged* at once:
+        ``max_extra_share`` of its items (or of the requests begun, when more), rounded up, at least 1; 0 when the
+        share is 0. An extra is charged when sent and refunded when it pays off (:meth:`_refund`): so the cap
+        bounds the extra requests that duplicated work (a slow answer sent twice), while stuck requests (hung
+        connections: their copy answers at once) are still rescued however many there are."""
         share = self.opts.max_extra_share
         if share <= 0:
             return 0
         return max(1, math.ceil(share * max(self.planned, self.calls)))
 
     def _may_extra(self, race: _Race) -> bool:
-        return self.extras < self.extra_cap() and race.tally.extra < self.opts.max_extra_per_call
+        return self.extra_charged < self.extra_cap() and race.tally.extra < self.opts.max_extra_per_call
+
+    def _refund(self) -> None:
+        """An extra request paid off: it started answering sooner than the copy it replaced had waited (a hedge
+        copy that won, an abandoned attempt whose retry answered within that time). The copy it replaced was
+        stuck (a hung connection, a lost request), not computing a slow answer: no waste to count."""
+        self.extra_charged -= 1
+        for race in list(self._at_cap):  # a denied attempt may go ahead now
+            self._at_cap.discard(race)
+            if race.timer is not None:
+                race.timer.cancel()
+            race.timer = asyncio.get_running_loop().call_soon(self._tick, race)
 
     def request_stats(self) -> dict[str, Any]:
         """What the run sent: HTTP requests per model call, hedges, abandonments, retries, the extra-request cap."""
@@ -393,7 +412,8 @@ class HTTPBackend:
                 "most_per_call": max(self.sent_per_call, default=0),
                 "histogram": {str(k): v for k, v in sorted(self.sent_per_call.items())},
                 "hedges": self.hedges, "abandoned": self.abandoned, "retries": self.retries,
-                "extra": self.extras, "extra_cap": self.extra_cap(), "extra_denied": self.extra_denied,
+                "extra": self.extras, "extra_charged": self.extra_charged, "extra_cap": self.extra_cap(),
+                "extra_denied": self.extra_denied,
                 "max_extra_share": self.opts.max_extra_share}
 
     async def _on(self, replica: Replica, path: str, body: dict[str, Any]) -> Completion:
@@ -436,6 +456,8 @@ class HTTPBackend:
         if one runs, is cancelled (whichever started first goes on alone)."""
         assert p.first_byte is not None
         self._sample(p.first_byte - p.sent)
+        if race.tally.ttfb is None:
+            race.tally.ttfb = p.first_byte - race.t0
         if race.over or race.won:
             return
         if p is race.first_p and race.copy is not None and not race.copy.done():
@@ -447,6 +469,7 @@ class HTTPBackend:
         elif p is race.copy_p and race.first_running and race.me is not None:
             race.switched = True  # the copy answers: the first copy is cancelled, the caller awaits the copy
             race.me.cancel()
+            self._refund()  # (the first copy had waited longer, and was still silent)
 
     async def _hedged(self, path: str, body: dict[str, Any], avoid: Replica | None, again: bool = False,
                       stretch: float = 1.0, tally: _Tally | None = None) -> Completion:
@@ -499,6 +522,7 @@ class HTTPBackend:
         finally:
             progress.reset(token)
             race.over = True
+            self._at_cap.discard(race)
             if race.timer is not None:
                 race.timer.cancel()
             for task in (race.copy, race.dropped):
@@ -539,8 +563,8 @@ class HTTPBackend:
         if race.copy is not None and race.t_copy is None:
             return None  # the copy waits for its slots; it arms the timer once it is sent
         live = self._live(race)
-        if not live:
-            return None
+        if not live or race.tally.extra >= self.opts.max_extra_per_call:
+            return None  # nothing to watch, or this call's extra requests are spent: only the timeouts apply
         hedge, abandon, streaming = self._windows(race)
         started = any(p.first_byte is not None for p in live)
         window = streaming if started else abandon
@@ -562,6 +586,7 @@ class HTTPBackend:
         """The attempt's timer: hedge, abandon, or look again later. Only silence counts: an attempt whose copy
         receives bytes is never abandoned, and one whose answer has started is never hedged."""
         race.timer = None
+        self._at_cap.discard(race)
         if race.over or race.won:
             return
         now = time.monotonic()
@@ -572,25 +597,26 @@ class HTTPBackend:
         started = any(p.first_byte is not None for p in live)
         window = streaming if started else abandon
         silence = now - max(p.last_sign() for p in live)
-        if window is not None and silence >= window:
-            if self._may_extra(race):
-                return self._abandon(race, window, started)
-            self._deny(race)
-            return self._arm(race, UNSURE_CHECK_S)  # no extra request left: wait (the timeouts still apply)
-        if (hedge is not None and race.copy is None and not started and not race.tally.hedged
-                and now - race.t0 >= hedge and race.first_running):
-            cap = self.opts.max_stragglers if self.opts.max_stragglers is not None else self.max_concurrency
-            if self.stragglers < cap and self._may_extra(race):
-                return self._start_copy(race)
-            if self.stragglers < cap:
+        due = window is not None and silence >= window
+        hedge_due = (hedge is not None and race.copy is None and not started and not race.tally.hedged
+                     and now - race.t0 >= hedge and race.first_running)
+        if (due or hedge_due) and race.tally.extra < self.opts.max_extra_per_call:
+            if not self._may_extra(race):  # the run's cap: wait for an extra to pay off (or the timeouts)
                 self._deny(race)
-                race.tally.hedged = True  # no extra request left: this attempt is not hedged
-            else:
-                return self._arm(race, UNSURE_CHECK_S)  # too many stragglers: hedge later
+                return self._arm(race, UNSURE_CHECK_S)
+            if due:
+                return self._abandon(race, window or 0.0, started, now)
+            cap = self.opts.max_stragglers if self.opts.max_stragglers is not None else self.max_concurrency
+            if self.stragglers < cap:
+                return self._start_copy(race)
+            return self._arm(race, UNSURE_CHECK_S)  # too many stragglers: hedge later
         self._arm(race, self._next_check(race, now))
 
     def _deny(self, race: _Race) -> None:
-        if not race.denied:  # counted once per attempt (a denied attempt is looked at again every second)
+        """``race`` is due a hedge or an abandonment, but the run's extra requests are all charged: it is looked
+        at again every second, and at once when an extra request pays off (:meth:`_refund`)."""
+        self._at_cap.add(race)
+        if not race.denied:  # counted once per attempt
             race.denied = True
             self.extra_denied += 1
 
@@ -605,7 +631,7 @@ class HTTPBackend:
                 None if abandon is None else min(cap, abandon * race.stretch),
                 None if streaming is None else min(cap, streaming * race.stretch))
 
-    def _abandon(self, race: _Race, after: float, started: bool) -> None:
+    def _abandon(self, race: _Race, after: float, started: bool, now: float) -> None:
         o = self.opts
         p99 = self._p99()
         how = ("--abandon-after" if o.abandon_after_s is not None or p99 is None else
@@ -619,7 +645,9 @@ class HTTPBackend:
         race.abandoned = f"{what} {after:.3g}s ({how}): abandoned"
         self.abandoned += 1
         self.extras += 1  # the attempt will be sent again
+        self.extra_charged += 1
         race.tally.extra += 1
+        race.tally.waited = now - race.t0  # refunded if the retry starts answering sooner (``_attempts``)
         if race.copy is not None and not race.copy.done():
             race.copy.cancel()
         if race.first_running and race.me is not None:
@@ -631,6 +659,7 @@ class HTTPBackend:
         race.tally.hedged = True
         race.tally.extra += 1
         self.extras += 1
+        self.extra_charged += 1  # refunded if the copy wins (``_copy``, ``_first_byte``)
         race.held = False
         self.limiter.release()
         if race.lease is not None:
@@ -657,6 +686,7 @@ class HTTPBackend:
         if race.first_running and race.me is not None and not race.switched:
             race.won, race.answer = True, comp
             race.me.cancel()
+            self._refund()  # the copy answered while the first copy, sent earlier, had not
         return comp
 
     async def _wait(self, seconds: float) -> None:
@@ -692,6 +722,8 @@ class HTTPBackend:
         for attempt in range(self.opts.max_retries + 1):
             if attempt:
                 self.retries += 1
+            t_attempt = time.monotonic()
+            tally.ttfb = None
             try:
                 comp = await self._hedged(path, body, avoid, again=attempt > 0, stretch=stretch, tally=tally)
             except Retryable as e:
@@ -714,6 +746,10 @@ class HTTPBackend:
                     delay = 0.0  # another replica can take it now
             else:
                 self.limiter.on_success()
+                if tally.waited is not None:  # the retry of an abandoned attempt answered: did it pay off?
+                    started = tally.ttfb if tally.ttfb is not None else time.monotonic() - t_attempt
+                    if started < tally.waited:
+                        self._refund()
                 comp.latency_s = time.monotonic() - t_start
                 return comp
             if attempt < self.opts.max_retries:
