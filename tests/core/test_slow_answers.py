@@ -249,3 +249,21 @@ def test_slow_answers_cost_at_most_one_extra_request(tmp_path: Path, make_server
     else:
         assert all(sent[t] <= 2 for t in slow), {t: sent[t] for t in slow}
     assert elapsed < 4 * 2 + 6, elapsed
+
+
+def test_the_cli_prints_the_requests_sent_per_call(tmp_path: Path, make_server) -> None:
+    import os
+    import subprocess
+    import sys
+
+    srv = make_server("--stream", "--faults", "hangforever", "--fail-every", "10")
+    env = {**os.environ, "HOME": str(tmp_path), "REASONEVAL_PLUGINS": "toybench",
+           "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), *sys.path])}
+    cmd = [sys.executable, "-m", "reasoneval", "run", "toy", "--model", f"openai-compat/fake@{srv.url}",
+           "--store", str(tmp_path / "s.db"), "--no-progress", "--hedge-after", "0.5", "--abandon-after", "5"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    line = next(ln for ln in out.stderr.splitlines() if ln.startswith("requests: "))
+    # 5 of the 50 prompts hang on their first copy: each hedged once (a copy that wins is not charged to the cap)
+    assert line.startswith("requests: 55 sent for 50 model calls (1.1 per call, at most 2); 5 hedge copies"), line
+    assert "extra requests: 5 sent, 0 charged to the cap of 3" in line, line

@@ -8,10 +8,14 @@ Measured choice: httpx's AsyncClient stalls around 40-50 requests/s under concur
 
 Reliability (docs/reliability.md, "Scheduling and timeouts"): connect / read / total timeouts per attempt
 (:class:`HTTPOptions`); a request holds no slot (the limiter's nor the runner's) while it waits out a backoff
-or a ``Retry-After``, which delays only that request; a request still unanswered after the hedge delay gives
-its slots back and is raced by a second copy (first answer wins, the other is cancelled; stragglers capped),
-and an attempt no copy answered within the abandonment window is cancelled and retried (both windows follow
-the observed p99 latency); 429s lower the concurrency at most once per back-off window (:mod:`.ratelimit`);
+or a ``Retry-After``, which delays only that request; only *silence* is acted on (every body chunk is progress,
+:mod:`.progress`): a request with no byte yet after the hedge delay gives its slots back and is raced by one
+second copy (the first copy whose answer starts goes on, the other is cancelled; stragglers capped), and an
+attempt silent for the abandonment window is cancelled and retried (both windows follow the observed p99 time to
+first byte; an answer whose bytes keep coming is never abandoned); one extra request per call at most, and a
+per-run cap on the extra requests that duplicated work (``max_extra_share``); the requests sent per call are
+counted (:meth:`HTTPBackend.request_stats`); only sustained 429s lower the concurrency, at most once per
+back-off window (:mod:`.ratelimit`);
 retries back off with jitter; redirects are not followed; error strings are redacted of credentials and model
 text is made storable (lone surrogates escaped). Reading a response: every 2xx body is judged by :mod:`.validate` (one rule
 for streamed and plain responses) within the sizes of :mod:`.limits`; anything reading it raises is a retried

@@ -189,6 +189,8 @@ class FakeServer:
         content: str | None = None
         if fault is not None:
             self.stats[fault] += 1
+            if attempt == 0:
+                self.stats[f"{fault}_prompts"] += 1  # distinct prompts that got this fault
             if fault == "429":
                 return web.json_response({"error": "rate limited"}, status=429,
                                          headers={"Retry-After": self.retry_after})
