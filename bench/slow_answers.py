@@ -2,6 +2,7 @@
 KOR-Bench items, default settings, against the run with hedging and abandonment off.
 
     python bench/slow_answers.py [--slow-s 60] [--kinds trickle,slowplain,silentfast] [--delay 0.5] [--limit 50]
+                                 [--client-src /other/checkout/src]
 
 Each kind is run twice as ``reasoneval run korbench --limit L`` (a subprocess, fresh store; 5 x L items): with
 the default settings (adaptive hedging and abandonment, the 5% cap on extra requests) and with
@@ -55,7 +56,7 @@ def one(a: argparse.Namespace, kind: str, off: bool) -> Run:
     flags = ("--hedge-after", "0", "--abandon-after", "0") if off else ()
     try:
         with tempfile.TemporaryDirectory() as td:
-            dt, finished, stderr = cli_run(srv.url, a.limit, Path(td), "", a.cap, flags)
+            dt, finished, stderr = cli_run(srv.url, a.limit, Path(td), a.client_src, a.cap, flags)
             st = srv.stats()
             stored, dup, errors, _ = audit(Path(td) / "s.db", 5 * a.limit)
     finally:
@@ -76,9 +77,12 @@ def main() -> None:
     ap.add_argument("--delay", type=float, default=0.5, help="the other answers' time, s")
     ap.add_argument("--limit", type=int, default=50, help="items per KOR-Bench subset (5 subsets)")
     ap.add_argument("--cap", type=float, default=900.0, help="stop a run after this many seconds")
+    ap.add_argument("--client-src", default="", help="PYTHONPATH of the CLI under test (default: this checkout; "
+                    "another checkout's src for a before/after figure, the fake server staying this one's)")
     a = ap.parse_args()
     print(f"reasoneval run korbench --limit {a.limit} ({5 * a.limit} items), fake server delay {a.delay}s streaming, "
-          f"{a.rate:.0%} of prompts slow for {a.slow_s:g}s; {os.cpu_count()} CPUs")
+          f"{a.rate:.0%} of prompts slow for {a.slow_s:g}s; client: {a.client_src or 'this checkout'}; "
+          f"{os.cpu_count()} CPUs")
     ok = True
     for kind in a.kinds.split(","):
         on, off = one(a, kind, False), one(a, kind, True)
