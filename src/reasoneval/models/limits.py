@@ -143,7 +143,7 @@ class SSEReader:
         self.done = False
         self.last_id: str | None = None
         self.retry_ms: int | None = None
-        self._data: list[str] = []
+        self._data: list[bytes] = []
         self._type = ""
         self._first_line = True
 
@@ -188,14 +188,16 @@ class SSEReader:
                 raw = raw[len(_BOM):]
         if not raw:
             return self._dispatch()
-        line = raw.decode("utf-8", errors="replace")
-        if line.startswith(":"):
+        if raw.startswith(b"data:"):  # the common line, kept as bytes (JSON is parsed from bytes)
+            self._data.append(raw[6:] if raw.startswith(b"data: ") else raw[5:])
+            return None
+        if raw.startswith(b":"):
             return None  # a comment (keep-alive)
-        name, colon, value = line.partition(":")
+        name, colon, value = raw.decode("utf-8", errors="replace").partition(":")
         if colon and value.startswith(" "):
             value = value[1:]
-        if name == "data":
-            self._data.append(value)
+        if name == "data":  # (only "data" without a colon reaches here: an empty data line)
+            self._data.append(value.encode())
         elif name == "event":
             self._type = value
         elif name == "id":
@@ -211,11 +213,12 @@ class SSEReader:
         self._data, self._type = [], ""
         if not data:
             return None
-        text = "\n".join(data)
-        if text.strip() == "[DONE]":
+        text = data[0] if len(data) == 1 else b"\n".join(data)
+        stripped = text.strip()
+        if stripped == b"[DONE]":
             self.done = True
             return None
-        if not text.strip():
+        if not stripped:
             return None
         ev = json.loads(text)
         if not isinstance(ev, dict):
