@@ -170,7 +170,7 @@ class SSEReader:
                 partial.append(chunk)
                 chunk = b"".join(partial)
             after_cr = chunk.endswith(b"\r")
-            lines = _LINE_END.split(chunk)
+            lines = _LINE_END.split(chunk) if b"\r" in chunk else chunk.split(b"\n")
             partial = [lines.pop()]  # after the last line end ("" when the chunk ended in one)
             for line in lines:
                 ev = self._line(line)
