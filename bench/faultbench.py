@@ -70,7 +70,8 @@ def args(doc: str, faults: str, rate: float) -> argparse.Namespace:
     return ap.parse_args()
 
 
-def cli_run(url: str, limit: int, root: Path, client_src: str, cap: float) -> tuple[float, bool, str]:
+def cli_run(url: str, limit: int, root: Path, client_src: str, cap: float,
+            flags: tuple[str, ...] = ()) -> tuple[float, bool, str]:
     home = root / "home"
     home.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "HOME": str(home), "REASONEVAL_CACHE_DIR": str(root / "cache")}
@@ -80,7 +81,7 @@ def cli_run(url: str, limit: int, root: Path, client_src: str, cap: float) -> tu
     script = Path(sys.executable).with_name("reasoneval")  # the console script, as a user runs it
     cmd = [str(script)] if script.exists() else [sys.executable, "-m", "reasoneval"]
     cmd += ["run", "korbench", "--limit", str(limit), "--model", f"openai-compat/fake@{url}", "--no-progress",
-            "--store", str(root / "s.db")]
+            "--store", str(root / "s.db"), *flags]
     t0 = time.perf_counter()
     with open(root / "stderr.txt", "w") as err:
         p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err, cwd=root)

@@ -321,18 +321,23 @@ def test_second_run_process_on_the_same_run_refuses(tmp_path: Path, make_server)
     assert len(pairs) == 50 and all(double_brackets(t) == x for t, x in pairs)
 
 
-def test_soak_every_fault_kind_at_20_percent(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stream", [False, True], ids=["no-stream", "stream"])
+def test_soak_every_fault_kind_at_20_percent(tmp_path: Path, stream: bool) -> None:
     """1,250 items, 20% of prompts with one of 23 fault kinds (429, 500, 60 s hang, hang forever, malformed, no
     choices, 400, 401 echoing the key, cross-host redirect, lone surrogate, empty answer, SymPy-style bomb; and the
     response faults of every attempt: a stream without choices, an Anthropic-shaped stream, a stream without its end,
     control codes in an error body and a redirect, a gzip bomb, an endless answer, a 401 holding the key at byte 280,
-    malformed / missing usage); figures: bench/soak.py.
+    malformed / missing usage; issue 36: two choices, multi-line data, CR / CR LF, a BOM, a broken event, a refusal,
+    tool calls, a filtered answer, answers trickling, plain or silent for 5 s); figures: bench/soak.py.
     Every 10th item is a KOR-Bench Operation item scored through SymPy (gold with "or", answer equal only up to
     LaTeX equivalence); the bombs on those reach SymPy and cost one verdict budget each."""
     from reasoneval.benchmarks.korbench.soak import FAULTS, SOAK_VERDICT_BUDGET_S, soak
 
-    r = soak(tmp_path, 1250, 0.2)
+    r = soak(tmp_path, 1250, 0.2, stream=stream)
     assert (r.lost, r.duplicated, r.misscored, r.secret_leaks) == (0, 0, 0, 0), (r.line(), r.misscored_items)
+    assert r.slow_items > 5 and r.slow_requests <= 2 * r.slow_items, r.line()  # a slow answer: one extra request at most
+    req = r.requests or {}
+    assert req["calls"] == 1250 and req["extra"] <= req["extra_cap"], req
     assert all(r.server.get(k, 0) > 0 for k in FAULTS), r.server
     assert 0 < r.errors < 1250 * 0.2 and r.seconds < 120, r.line()  # measured ~20 s (fault-free: ~1.3 s)
     # the SymPy path: the right answers decided by SymPy, each bomb stopped by its one budget

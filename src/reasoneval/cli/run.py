@@ -69,8 +69,9 @@ def run(
     timeout_connect: Annotated[float, typer.Option(min=0.1, help="HTTP connect timeout, s (not part of the run id)")] = 10.0,
     timeout_read: Annotated[float | None, typer.Option(min=0.1, help="HTTP read timeout, s (default: the total)")] = None,
     timeout_total: Annotated[float, typer.Option(min=0.1, help="HTTP timeout of one attempt, s")] = 600.0,
-    hedge_after: Annotated[float | None, typer.Option(min=0, help="a request unanswered after S s gives its slot back and is re-sent, first answer wins (default adaptive: 4 x the p99 latency, 1-300 s; 0 off)")] = None,
-    abandon_after: Annotated[float | None, typer.Option(min=0, help="an attempt unanswered S s after its last copy was sent is abandoned and retried (default adaptive: 8 x the p99 latency, at least 2 s, at most --timeout-total; 0 off)")] = None,
+    hedge_after: Annotated[float | None, typer.Option(min=0, help="a request with no byte of its answer after S s gives its slot back and one copy is sent, the first answer to start goes on (default adaptive: 4 x the p99 time to first byte, 1-300 s; 0 off)")] = None,
+    abandon_after: Annotated[float | None, typer.Option(min=0, help="an attempt silent for S s (no byte from any copy) is abandoned and retried; bytes arriving are never abandoned (default adaptive: 8 x the p99 time to first byte, at least 2 s, at most --timeout-total; 0 off)")] = None,
+    max_extra_requests: Annotated[float, typer.Option(min=0, help="extra requests (hedge copies, abandoned attempts sent again) per run, as a share of its items (rounded up, at least 1; 0: never hedge nor abandon)")] = 0.05,
     max_response_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response read, MiB received (default 64; not part of the run id)")] = None,
     max_decoded_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response once decompressed, MiB (default 64)")] = None,
     max_response_chars: Annotated[int | None, typer.Option(min=1, help="most characters of answer + reasoning read from one response (default 8,000,000)")] = None,
@@ -132,6 +133,7 @@ def run(
 
     http = HTTPOptions(timeout_s=timeout_total, connect_timeout_s=timeout_connect, read_timeout_s=timeout_read,
                        hedge_after_s=hedge_after, abandon_after_s=abandon_after, stream=stream,
+                       max_extra_share=max_extra_requests,
                        limits=ResponseLimits.of(max_response_mb, max_decoded_mb, max_response_chars))
     from ..runner.signals import Termination
 
@@ -174,6 +176,8 @@ def run(
     typer.echo(f"run {result.run_id}{' (resumed)' if result.resumed else ''}: {result.units} items, "
                f"{result.generated} generated, {result.cached} cached, {result.reused} reused, "
                f"{result.errors} errors  [store {store}]", err=True)
+    if result.extra.get("requests"):
+        typer.echo(_requests_line(result.extra["requests"]), err=True)
     print_report(st, [result.run_id], json_out, prompts=False)
     code = _explain_errors(st, result)
     if code:
@@ -213,6 +217,17 @@ def rename(
     now = display_name(st.get_run(run["run_id"]) or run)
     st.close()
     typer.echo(f"run {run['run_id']}: {old!r} -> {now!r}")
+
+
+def _requests_line(r: dict[str, Any]) -> str:
+    """The HTTP requests a run sent, per model call (hedges, abandonments, retries, the extra-request cap)."""
+    per = r.get("per_call")
+    return (f"requests: {r['sent']} sent for {r['calls']} model calls ({per if per is not None else '-'} per call, "
+            f"at most {r['most_per_call']}); {r['hedges']} hedge copies, {r['abandoned']} abandoned and sent again, "
+            f"{r['retries']} retries in all; extra requests: {r['extra']} sent, {r['extra_charged']} charged to the "
+            f"cap of {r['extra_cap']} (--max-extra-requests {r['max_extra_share']:g} of the items; one that answered "
+            "sooner than the copy it replaced is not charged)"
+            + (f", {r['extra_denied']} attempts held at the cap" if r.get("extra_denied") else ""))
 
 
 def _check_finite(flag: str, value: float | None, low: float, high: float | None = None) -> None:
@@ -263,7 +278,11 @@ def _no_constant(name: str) -> Any:
 def _extra_body(text: str | None) -> str | None:
     try:
         if text:
-            json.loads(text, parse_constant=_no_constant)  # NaN / Infinity: Python reads them, servers do not
+            obj = json.loads(text, parse_constant=_no_constant)  # NaN / Infinity: Python reads them, servers do not
+            if isinstance(obj, dict):
+                from ..models.choices import check_extra_body
+
+                check_extra_body(obj)  # "n": 2 would ask for answers nobody reads (one answer per request)
         return GenParams.canonical_extra(text)
     except ValueError as e:
         fail(f"--extra-body: {e}")

@@ -8,10 +8,14 @@ Measured choice: httpx's AsyncClient stalls around 40-50 requests/s under concur
 
 Reliability (docs/reliability.md, "Scheduling and timeouts"): connect / read / total timeouts per attempt
 (:class:`HTTPOptions`); a request holds no slot (the limiter's nor the runner's) while it waits out a backoff
-or a ``Retry-After``, which delays only that request; a request still unanswered after the hedge delay gives
-its slots back and is raced by a second copy (first answer wins, the other is cancelled; stragglers capped),
-and an attempt no copy answered within the abandonment window is cancelled and retried (both windows follow
-the observed p99 latency); 429s lower the concurrency at most once per back-off window (:mod:`.ratelimit`);
+or a ``Retry-After``, which delays only that request; only *silence* is acted on (every body chunk is progress,
+:mod:`.progress`): a request with no byte yet after the hedge delay gives its slots back and is raced by one
+second copy (the first copy whose answer starts goes on, the other is cancelled; stragglers capped), and an
+attempt silent for the abandonment window is cancelled and retried (both windows follow the observed p99 time to
+first byte; an answer whose bytes keep coming is never abandoned); one extra request per call at most, and a
+per-run cap on the extra requests that duplicated work (``max_extra_share``); the requests sent per call are
+counted (:meth:`HTTPBackend.request_stats`); only sustained 429s lower the concurrency, at most once per
+back-off window (:mod:`.ratelimit`);
 retries back off with jitter; redirects are not followed; error strings are redacted of credentials and model
 text is made storable (lone surrogates escaped). Reading a response: every 2xx body is judged by :mod:`.validate` (one rule
 for streamed and plain responses) within the sizes of :mod:`.limits`; anything reading it raises is a retried
@@ -23,9 +27,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import random
 import time
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -34,6 +39,7 @@ import aiohttp
 
 from ..core.safetext import redact, register_secret, server_text
 from ..core.types import Completion
+from . import progress
 from .base import ModelError
 from .limits import ResponseLimits, SSEReader, read_capped
 from .ratelimit import AdaptiveLimiter, Lease, current_lease
@@ -78,6 +84,16 @@ class HTTPOptions:
     #: then, so a request hung before anything was known is hedged and abandoned as soon as the p99 is.
     abandon_after_s: float | None = None
     abandon_multiple: float = 8.0
+    #: once an answer has started (a first body byte), it is abandoned only after a silence of the abandonment
+    #: window or ``gap_multiple`` x the p99 of the longest pauses inside answered streams, whichever is longer
+    gap_multiple: float = 8.0
+    #: the per-run cap on extra requests (hedge copies and abandoned attempts sent again): this share of the
+    #: run's items, rounded up, at least 1; 0: never hedge nor abandon (only the timeouts end an attempt)
+    max_extra_share: float = 0.05
+    #: extra requests one model call may spend over all its attempts (its hedge copy, or one abandoned attempt
+    #: sent again): past it, only the timeouts end its attempts. A copy silent as long as its hedge copy is an
+    #: answer slow for any replica, and sending it a third time wastes what the first two computed
+    max_extra_per_call: int = 1
     #: copies in flight that gave their slots back (stragglers); None: the backend's concurrency
     max_stragglers: int | None = None
     max_retries: int = 6
@@ -140,6 +156,17 @@ class Abandoned(Retryable):
 
 
 @dataclass
+class _Tally:
+    """One request (model call) across its attempts: copies sent, whether it was hedged."""
+
+    sent: int = 0
+    hedged: bool = False  # a request is hedged once at most (one extra copy), whatever its attempts
+    extra: int = 0  # its hedge copy and abandoned attempts (at most ``max_extra_per_call``)
+    waited: float | None = None  # how long its last abandoned attempt had waited (None: none pending a refund)
+    ttfb: float | None = None  # the time to first byte of its latest attempt's answer (None: not watched)
+
+
+@dataclass(eq=False)  # (hashed by identity: the attempts waiting at the cap are a set)
 class _Race:
     """One attempt: its first copy and the hedged second copy (see ``HTTPBackend._hedged``)."""
 
@@ -159,7 +186,13 @@ class _Race:
     abandoned: str | None = None  # why the attempt was abandoned (no copy answered in time)
     over: bool = False  # the attempt has returned
     stretch: float = 1.0  # the windows' factor: doubled for each earlier attempt of the request abandoned
-    timer: asyncio.TimerHandle | None = None
+    timer: asyncio.Handle | None = None
+    tally: _Tally = field(default_factory=_Tally)
+    first_p: progress.CopyProgress | None = None  # the first copy's bytes
+    copy_p: progress.CopyProgress | None = None  # the second copy's bytes (once sent)
+    switched: bool = False  # the second copy's answer started first: the first copy was cancelled for it
+    denied: bool = False  # a hedge or abandonment of this attempt was refused at the extra-request cap
+    dropped: asyncio.Task[Completion] | None = None  # the second copy, cancelled: the first copy's answer started
 
 
 class HTTPBackend:
@@ -181,12 +214,23 @@ class HTTPBackend:
         self.limiter = AdaptiveLimiter(concurrency)
         self._session: aiohttp.ClientSession | None = None
         self._rng = random.Random()
-        self._latencies: deque[float] = deque(maxlen=256)
-        self._latency_count = 0  # latencies recorded so far
-        self._p99_cache: tuple[int, float] | None = None  # (count when computed, p99 latency)
+        self._latencies: deque[float] = deque(maxlen=256)  # times to first byte of copies (see ``_p99``)
+        self._latency_count = 0  # samples recorded so far
+        self._p99_cache: tuple[int, float] | None = None  # (count when computed, p99 time to first byte)
+        self._gaps: deque[float] = deque(maxlen=256)  # the longest pause inside each answered stream
         self.hedges = 0  # second copies sent
-        self.abandoned = 0  # attempts abandoned (no copy answered within the abandonment window)
+        self.abandoned = 0  # attempts abandoned (silent past the window) and retried
         self.stragglers = 0  # copies in flight that gave their slots back
+        self.planned = 0  # units of the run (the runner says: ``plan_requests``)
+        self.calls = 0  # requests (model calls) begun
+        self.copies_sent = 0  # HTTP requests sent (copies), all attempts
+        self.retries = 0  # attempts after a request's first (after an error, a refusal or an abandonment)
+        self.extras = 0  # hedge copies started + abandoned attempts sent again
+        #: extras counted against ``extra_cap``: all of them, less those that paid off (see ``extra_cap``)
+        self.extra_charged = 0
+        self.extra_denied = 0  # attempts not hedged or abandoned because the cap was reached
+        self._at_cap: set[_Race] = set()  # attempts due an extra request, waiting for the cap to allow it
+        self.sent_per_call: Counter[int] = Counter()  # copies sent by a model call -> calls
 
     # ---- what a backend supplies
     def _headers(self) -> dict[str, str]:
@@ -277,7 +321,8 @@ class HTTPBackend:
 
     # ---- scheduling: hedging, abandonment, retries (docs/reliability.md, "Scheduling and timeouts")
     def _p99(self) -> float | None:
-        """The p99 latency of the last 256 answered copies (None until :meth:`min_samples`), re-sorted every 32."""
+        """The p99 time to first byte of the last 256 copies that got one (None until :meth:`min_samples`),
+        re-sorted every 32. A copy whose body came at once (a plain answer) has its whole latency there."""
         n = len(self._latencies)
         if n < self.min_samples():
             return None
@@ -286,8 +331,16 @@ class HTTPBackend:
             self._p99_cache = (self._latency_count, lat[int(0.99 * (n - 1))])
         return self._p99_cache[1]
 
+    def _p99_gap(self) -> float | None:
+        """The p99 of the longest silence inside each answered stream (None until :meth:`min_samples`)."""
+        n = len(self._gaps)
+        if n < self.min_samples():
+            return None
+        return sorted(self._gaps)[int(0.99 * (n - 1))]
+
     def hedge_delay(self) -> float | None:
-        """Seconds after which an unanswered copy gives its slots back and a second copy is sent (None: never)."""
+        """Seconds after which a copy with no byte yet gives its slots back and a second copy is sent (None:
+        never)."""
         o = self.opts
         if o.hedge_after_s is not None:
             return o.hedge_after_s or None
@@ -297,7 +350,7 @@ class HTTPBackend:
         return min(o.hedge_max_s, max(o.hedge_min_s, o.hedge_multiple * p99))
 
     def abandon_after(self) -> float | None:
-        """Seconds after which an attempt whose copies are all unanswered is abandoned (None: never)."""
+        """Seconds of silence (no byte, from any copy of the attempt) after which it is abandoned (None: never)."""
         o = self.opts
         if o.abandon_after_s is not None:
             return o.abandon_after_s or None
@@ -305,6 +358,16 @@ class HTTPBackend:
         if p99 is None:
             return None  # nothing known yet: the timeouts alone (the attempt is looked at again every second)
         return min(o.timeout_s, max(2 * o.hedge_min_s, o.abandon_multiple * p99))
+
+    def stream_silence_after(self) -> float | None:
+        """Seconds of silence after which an attempt whose answer has *started* is abandoned: the abandonment
+        window, or ``gap_multiple`` x the p99 of the longest silences inside answered streams, whichever is
+        longer (a streaming answer may pause as long as an answer may take to start: a server preempting it)."""
+        base = self.abandon_after()
+        if base is None:
+            return None
+        gap = self._p99_gap()
+        return base if gap is None else min(self.opts.timeout_s, max(base, self.opts.gap_multiple * gap))
 
     def min_samples(self) -> int:
         """Answers before the adaptive windows follow the p99: two rounds of the concurrency (at least 20, at
@@ -315,6 +378,47 @@ class HTTPBackend:
     def _windows_settled(self) -> bool:
         o = self.opts
         return (o.hedge_after_s is not None and o.abandon_after_s is not None) or self._p99() is not None
+
+    # ---- the per-run cap on extra requests
+    def plan_requests(self, n: int) -> None:
+        """The runner says how many units (items x samples) the run has: the extra-request cap is a share of it."""
+        self.planned = max(self.planned, n)
+
+    def extra_cap(self) -> int:
+        """Extra requests (hedge copies, abandoned attempts re-sent) this run may have *charged* at once:
+        ``max_extra_share`` of its items (or of the requests begun, when more), rounded up, at least 1; 0 when the
+        share is 0. An extra is charged when sent and refunded when it pays off (:meth:`_refund`): so the cap
+        bounds the extra requests that duplicated work (a slow answer sent twice), while stuck requests (hung
+        connections: their copy answers at once) are still rescued however many there are."""
+        share = self.opts.max_extra_share
+        if share <= 0:
+            return 0
+        return max(1, math.ceil(share * max(self.planned, self.calls)))
+
+    def _may_extra(self, race: _Race) -> bool:
+        return self.extra_charged < self.extra_cap() and race.tally.extra < self.opts.max_extra_per_call
+
+    def _refund(self) -> None:
+        """An extra request paid off: it started answering sooner than the copy it replaced had waited (a hedge
+        copy that won, an abandoned attempt whose retry answered within that time). The copy it replaced was
+        stuck (a hung connection, a lost request), not computing a slow answer: no waste to count."""
+        self.extra_charged -= 1
+        for race in list(self._at_cap):  # a denied attempt may go ahead now
+            self._at_cap.discard(race)
+            if race.timer is not None:
+                race.timer.cancel()
+            race.timer = asyncio.get_running_loop().call_soon(self._tick, race)
+
+    def request_stats(self) -> dict[str, Any]:
+        """What the run sent: HTTP requests per model call, hedges, abandonments, retries, the extra-request cap."""
+        calls = sum(self.sent_per_call.values())
+        return {"calls": calls, "sent": self.copies_sent, "per_call": round(self.copies_sent / calls, 3) if calls else None,
+                "most_per_call": max(self.sent_per_call, default=0),
+                "histogram": {str(k): v for k, v in sorted(self.sent_per_call.items())},
+                "hedges": self.hedges, "abandoned": self.abandoned, "retries": self.retries,
+                "extra": self.extras, "extra_charged": self.extra_charged, "extra_cap": self.extra_cap(),
+                "extra_denied": self.extra_denied,
+                "max_extra_share": self.opts.max_extra_share}
 
     async def _on(self, replica: Replica, path: str, body: dict[str, Any]) -> Completion:
         replica.outstanding += 1
@@ -333,30 +437,72 @@ class HTTPBackend:
         replica.busy_s += now - t0
         replica.first_t = replica.first_t or t0
         replica.last_t = now
-        if comp.error is None:  # the latency of this copy alone: never the time a hedged request waited
-            self._latencies.append(now - t0)
-            self._latency_count += 1
+        if comp.error is None:
+            p = progress.current()
+            if p is None or p.first_byte is None:  # no byte was watched: its whole latency is its first byte
+                self._sample(now - t0)
+            elif p.chunks > 1:
+                self._gaps.append(p.max_gap)
         return comp
 
+    def _sample(self, ttfb: float) -> None:
+        """A copy's own time to first byte: never the time a hedged request waited."""
+        self._latencies.append(ttfb)
+        self._latency_count += 1
+
+    def _watch(self, race: _Race, sent: float) -> progress.CopyProgress:
+        p = progress.CopyProgress(sent)
+        p.on_first_byte = lambda q: self._first_byte(race, q)
+        return p
+
+    def _first_byte(self, race: _Race, p: progress.CopyProgress) -> None:
+        """A copy's first body byte: its answer has started. Hedging is over for this attempt: the other copy,
+        if one runs, is cancelled (whichever started first goes on alone)."""
+        assert p.first_byte is not None
+        self._sample(p.first_byte - p.sent)
+        if race.tally.ttfb is None:
+            race.tally.ttfb = p.first_byte - race.t0
+        if race.over or race.won:
+            return
+        if p is race.first_p and race.copy is not None and not race.copy.done():
+            race.dropped, race.copy = race.copy, None  # the first copy answers: the hedge copy is not needed
+            race.dropped.cancel()
+            if race.held and race.straggling:  # the dropped copy's slots now carry the first copy
+                race.straggling = False
+                self.stragglers -= 1
+        elif p is race.copy_p and race.first_running and race.me is not None:
+            race.switched = True  # the copy answers: the first copy is cancelled, the caller awaits the copy
+            race.me.cancel()
+            self._refund()  # (the first copy had waited longer, and was still silent)
+
     async def _hedged(self, path: str, body: dict[str, Any], avoid: Replica | None, again: bool = False,
-                      stretch: float = 1.0) -> Completion:
-        """One attempt. Past the hedge delay it gives its slots back and a second copy races it; past the
-        abandonment window of the copy still running it is cancelled and raises :class:`Retryable`.
+                      stretch: float = 1.0, tally: _Tally | None = None) -> Completion:
+        """One attempt. While no copy has a byte, past the hedge delay it gives its slots back and one second
+        copy races it; the first copy with a byte goes on alone (the other is cancelled). Past the silence window
+        (no byte from any copy) it is cancelled and raises :class:`Abandoned`. Hedging and abandoning each spend
+        one of the run's extra requests (:meth:`extra_cap`); with none left the attempt just waits (its timeouts
+        still apply).
 
         The first copy runs in the caller's own task (no task per request); a timer (:meth:`_tick`) starts the
-        second copy as a task only when the first is still unanswered at the hedge delay. If the second copy
-        answers first it cancels the first copy's await, and that cancellation (only that one) is turned into
-        its answer; an abandonment's cancellation is turned into a :class:`Retryable`. ``again``: a retry, which
-        takes a free limiter slot before requests not yet started; ``stretch``: the hedge and abandonment windows'
-        factor (an answer slower than everything seen so far gets more time at each retry)."""
+        second copy as a task only when the first is still silent at the hedge delay. If the second copy
+        answers (or starts answering) first it cancels the first copy's await, and that cancellation (only that
+        one) is turned into its answer; an abandonment's cancellation is turned into a :class:`Retryable`.
+        ``again``: a retry, which takes a free limiter slot before requests not yet started; ``stretch``: the
+        windows' factor (an answer slower than everything seen so far gets more time at each retry);
+        ``tally``: the request's count of copies sent (a request hedges once at most)."""
         await self.limiter.acquire(again=again)
         me = asyncio.current_task()
-        race = _Race(time.monotonic(), self._pick(avoid), path, body, me, current_lease(), stretch=stretch)
+        race = _Race(time.monotonic(), self._pick(avoid), path, body, me, current_lease(), stretch=stretch,
+                     tally=tally or _Tally())
+        race.first_p = self._watch(race, race.t0)
+        race.tally.sent += 1
+        self.copies_sent += 1
+        token = progress.set_current(race.first_p)
+        race.first_running = True  # (nothing awaits before the first copy's await: the timer cannot fire sooner)
         if me is not None:
             self._arm(race, self._next_check(race, race.t0))
         try:
             try:
-                race.first_running = True
                 try:
                     return await self._on(race.first, path, body)
                 finally:  # the first copy is over (answered, failed or cancelled)
@@ -365,49 +511,72 @@ class HTTPBackend:
                         race.straggling = False
                         self.stragglers -= 1
             except asyncio.CancelledError:
-                if (race.won or race.abandoned) and me is not None and me.uncancel() == 0:  # not from outside
+                if (race.won or race.abandoned or race.switched) and me is not None and me.uncancel() == 0:
+                    if race.abandoned:  # (not from outside)
+                        raise self._abandonment(race) from None
                     if race.won:
                         assert race.answer is not None
                         return race.answer
-                    raise self._abandonment(race) from None
+                    return await self._await_copy(race, me)
                 raise
             except Retryable:
                 if race.copy is None:
                     raise
-                try:  # the copy may still answer (or its error is the last one)
-                    return await race.copy
-                except asyncio.CancelledError:
-                    if race.abandoned and me is not None and not me.cancelling():
-                        raise self._abandonment(race) from None
-                    raise
+                return await self._await_copy(race, me)  # the copy may still answer (or its error is the last)
         finally:
+            progress.reset(token)
             race.over = True
+            self._at_cap.discard(race)
             if race.timer is not None:
                 race.timer.cancel()
-            if race.copy is not None:
-                if not race.copy.done():
-                    race.copy.cancel()
-                elif not race.copy.cancelled():
-                    race.copy.exception()  # retrieved: a lost race is not an unhandled error
+            for task in (race.copy, race.dropped):
+                if task is None:
+                    continue
+                if not task.done():
+                    task.cancel()
+                elif not task.cancelled():
+                    task.exception()  # retrieved: a lost race is not an unhandled error
             if race.held:
                 self.limiter.release()
 
+    async def _await_copy(self, race: _Race, me: asyncio.Task[Any] | None) -> Completion:
+        assert race.copy is not None
+        try:
+            return await race.copy
+        except asyncio.CancelledError:
+            if race.abandoned and me is not None and not me.cancelling():
+                raise self._abandonment(race) from None
+            raise
+
     def _abandonment(self, race: _Race) -> Abandoned:
-        self.abandoned += 1
         e = Abandoned(race.abandoned or "abandoned")
         e.sent_at = race.t0
         return e
+
+    def _live(self, race: _Race) -> list[progress.CopyProgress]:
+        """The copies of ``race`` sent and still running."""
+        out = []
+        if race.first_running and race.first_p is not None:
+            out.append(race.first_p)
+        if race.copy is not None and not race.copy.done() and race.copy_p is not None:
+            out.append(race.copy_p)
+        return out
 
     def _next_check(self, race: _Race, now: float) -> float | None:
         """Seconds until ``race`` must be looked at again (hedge or abandon), None: never."""
         if race.copy is not None and race.t_copy is None:
             return None  # the copy waits for its slots; it arms the timer once it is sent
-        hedge, abandon = self._windows(race)
-        if race.copy is None:
-            waits = [t - (now - race.t0) for t in (hedge, abandon) if t is not None]
-        else:
-            assert race.t_copy is not None
-            waits = [] if abandon is None else [abandon - (now - race.t_copy)]
+        live = self._live(race)
+        if not live or race.tally.extra >= self.opts.max_extra_per_call:
+            return None  # nothing to watch, or this call's extra requests are spent: only the timeouts apply
+        hedge, abandon, streaming = self._windows(race)
+        started = any(p.first_byte is not None for p in live)
+        window = streaming if started else abandon
+        waits = []
+        if window is not None:
+            waits.append(window - (now - max(p.last_sign() for p in live)))
+        if hedge is not None and race.copy is None and not started and not race.tally.hedged:
+            waits.append(hedge - (now - race.t0))
         wait = min(waits) if waits else None
         if not self._windows_settled():  # the windows will follow the p99 once it is known: look again soon
             wait = UNSURE_CHECK_S if wait is None else min(wait, UNSURE_CHECK_S)
@@ -418,42 +587,71 @@ class HTTPBackend:
             race.timer = asyncio.get_running_loop().call_later(max(wait, 0.0), self._tick, race)
 
     def _tick(self, race: _Race) -> None:
-        """The attempt's timer: hedge, abandon, or look again later (the windows follow the observed p99)."""
+        """The attempt's timer: hedge, abandon, or look again later. Only silence counts: an attempt whose copy
+        receives bytes is never abandoned, and one whose answer has started is never hedged."""
         race.timer = None
+        self._at_cap.discard(race)
         if race.over or race.won:
             return
         now = time.monotonic()
-        hedge, abandon = self._windows(race)
-        if race.copy is None:
-            age = now - race.t0
-            if abandon is not None and age >= abandon:
-                return self._abandon(race, abandon)
-            if hedge is not None and age >= hedge and race.first_running:
-                cap = self.opts.max_stragglers if self.opts.max_stragglers is not None else self.max_concurrency
-                if self.stragglers < cap:
-                    return self._start_copy(race)
-                return self._arm(race, UNSURE_CHECK_S)  # too many stragglers: hedge later
-        elif race.t_copy is not None and abandon is not None and now - race.t_copy >= abandon:
-            return self._abandon(race, abandon)
+        live = self._live(race)
+        if not live:
+            return
+        hedge, abandon, streaming = self._windows(race)
+        started = any(p.first_byte is not None for p in live)
+        window = streaming if started else abandon
+        silence = now - max(p.last_sign() for p in live)
+        due = window is not None and silence >= window
+        hedge_due = (hedge is not None and race.copy is None and not started and not race.tally.hedged
+                     and now - race.t0 >= hedge and race.first_running)
+        if (due or hedge_due) and race.tally.extra < self.opts.max_extra_per_call:
+            if not self._may_extra(race):  # the run's cap: wait for an extra to pay off (or the timeouts)
+                self._deny(race)
+                return self._arm(race, UNSURE_CHECK_S)
+            if due:
+                return self._abandon(race, window or 0.0, started, now)
+            cap = self.opts.max_stragglers if self.opts.max_stragglers is not None else self.max_concurrency
+            if self.stragglers < cap:
+                return self._start_copy(race)
+            return self._arm(race, UNSURE_CHECK_S)  # too many stragglers: hedge later
         self._arm(race, self._next_check(race, now))
 
-    def _windows(self, race: _Race) -> tuple[float | None, float | None]:
-        """The hedge delay and abandonment window of this attempt (stretched after abandoned attempts)."""
-        hedge, abandon = self.hedge_delay(), self.abandon_after()
-        if race.stretch == 1.0:
-            return hedge, abandon
-        return (None if hedge is None else min(self.opts.hedge_max_s, hedge * race.stretch),
-                None if abandon is None else min(self.opts.timeout_s, abandon * race.stretch))
+    def _deny(self, race: _Race) -> None:
+        """``race`` is due a hedge or an abandonment, but the run's extra requests are all charged: it is looked
+        at again every second, and at once when an extra request pays off (:meth:`_refund`)."""
+        self._at_cap.add(race)
+        if not race.denied:  # counted once per attempt
+            race.denied = True
+            self.extra_denied += 1
 
-    def _abandon(self, race: _Race, after: float) -> None:
+    def _windows(self, race: _Race) -> tuple[float | None, float | None, float | None]:
+        """The hedge delay, the silence window before and after the answer started (stretched after abandoned
+        attempts)."""
+        hedge, abandon, streaming = self.hedge_delay(), self.abandon_after(), self.stream_silence_after()
+        if race.stretch == 1.0:
+            return hedge, abandon, streaming
+        cap = self.opts.timeout_s
+        return (None if hedge is None else min(self.opts.hedge_max_s, hedge * race.stretch),
+                None if abandon is None else min(cap, abandon * race.stretch),
+                None if streaming is None else min(cap, streaming * race.stretch))
+
+    def _abandon(self, race: _Race, after: float, started: bool, now: float) -> None:
         o = self.opts
         p99 = self._p99()
         how = ("--abandon-after" if o.abandon_after_s is not None or p99 is None else
-               f"{o.abandon_multiple:g} x the p99 latency {p99:.3g}s of the answers so far, at least "
+               f"{o.abandon_multiple:g} x the p99 time to first byte {p99:.3g}s of the answers so far, at least "
                f"{2 * o.hedge_min_s:g}s")
+        if started:
+            how += ", or the longest pauses inside answers"
         if race.stretch > 1:
             how += f", x{race.stretch:g} after earlier abandoned attempts"
-        race.abandoned = f"no answer within {after:.3g}s ({how}): abandoned"
+        what = "no byte of the answer for" if started else "no answer within"
+        race.abandoned = f"{what} {after:.3g}s ({how}): abandoned"
+        self.abandoned += 1
+        self.extras += 1  # the attempt will be sent again
+        self.extra_charged += 1
+        race.tally.extra += 1
+        race.tally.waited = now - race.t0  # refunded if the retry starts answering sooner (``_attempts``)
         if race.copy is not None and not race.copy.done():
             race.copy.cancel()
         if race.first_running and race.me is not None:
@@ -462,6 +660,10 @@ class HTTPBackend:
     def _start_copy(self, race: _Race) -> None:
         """The hedge: the first copy gives its slots back (a straggler must not starve the other requests)
         and keeps listening; a second copy is sent once it holds slots of its own."""
+        race.tally.hedged = True
+        race.tally.extra += 1
+        self.extras += 1
+        self.extra_charged += 1  # refunded if the copy wins (``_copy``, ``_first_byte``)
         race.held = False
         self.limiter.release()
         if race.lease is not None:
@@ -477,13 +679,18 @@ class HTTPBackend:
         race.held = True  # (if the first copy answered meanwhile, its caller cancels this one)
         self.hedges += 1
         race.t_copy = time.monotonic()
+        race.copy_p = self._watch(race, race.t_copy)
+        progress.set_current(race.copy_p)  # this task's own context
+        race.tally.sent += 1
+        self.copies_sent += 1
         if race.timer is not None:
             race.timer.cancel()
         self._arm(race, self._next_check(race, race.t_copy))
         comp = await self._on(self._pick(race.first), race.path, race.body)
-        if race.first_running and race.me is not None:
+        if race.first_running and race.me is not None and not race.switched:
             race.won, race.answer = True, comp
             race.me.cancel()
+            self._refund()  # the copy answered while the first copy, sent earlier, had not
         return comp
 
     async def _wait(self, seconds: float) -> None:
@@ -501,14 +708,28 @@ class HTTPBackend:
         """POST ``body`` with retries, backoff, the limiter and hedging; failures end as ``Completion.error``.
 
         Between attempts (backoff, ``Retry-After``) the request holds no slot, neither the limiter's nor the
-        runner's; a ``Retry-After`` delays this request only, never the others."""
+        runner's; a ``Retry-After`` delays this request only, never the others. The copies it sent are counted
+        (``request_stats``)."""
+        t_start = time.monotonic()
+        tally = _Tally()
+        self.calls += 1
+        try:
+            return await self._attempts(path, body, tally, t_start)
+        finally:
+            self.sent_per_call[tally.sent] += 1
+
+    async def _attempts(self, path: str, body: dict[str, Any], tally: _Tally, t_start: float) -> Completion:
         last_reason = ""
         avoid: Replica | None = None
         stretch = 1.0
-        t_start = time.monotonic()
+        refused = 0  # this request's refusals (429 / 529) so far
         for attempt in range(self.opts.max_retries + 1):
+            if attempt:
+                self.retries += 1
+            t_attempt = time.monotonic()
+            tally.ttfb = None
             try:
-                comp = await self._hedged(path, body, avoid, again=attempt > 0, stretch=stretch)
+                comp = await self._hedged(path, body, avoid, again=attempt > 0, stretch=stretch, tally=tally)
             except Retryable as e:
                 last_reason = e.reason
                 if isinstance(e, Abandoned):
@@ -517,8 +738,9 @@ class HTTPBackend:
                     e.replica.down_until = time.monotonic() + self.opts.replica_cooldown_s
                     avoid = e.replica
                 retry_after = None if e.retry_after is None else min(e.retry_after, self.opts.backoff_max_s)
-                if e.overload:
-                    self.limiter.on_overload(e.sent_at, retry_after)
+                if e.overload:  # only a request refused again counts towards a decrease (sustained overload)
+                    self.limiter.on_overload(e.sent_at, retry_after, repeat=refused > 0)
+                    refused += 1
                 if retry_after is not None:
                     delay = retry_after * (1.0 + 0.25 * self._rng.random())  # jitter, never sooner than asked
                 else:
@@ -528,6 +750,10 @@ class HTTPBackend:
                     delay = 0.0  # another replica can take it now
             else:
                 self.limiter.on_success()
+                if tally.waited is not None:  # the retry of an abandoned attempt answered: did it pay off?
+                    started = tally.ttfb if tally.ttfb is not None else time.monotonic() - t_attempt
+                    if started < tally.waited:
+                        self._refund()
                 comp.latency_s = time.monotonic() - t_start
                 return comp
             if attempt < self.opts.max_retries:

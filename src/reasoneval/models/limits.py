@@ -26,12 +26,14 @@ never expands past the limit by more than a chunk.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 
+from .progress import touch
 from .validate import ResponseRejected
 
 MiB = 1 << 20
@@ -87,9 +89,12 @@ async def read_body(resp: aiohttp.ClientResponse, limits: ResponseLimits) -> byt
             and resp.headers.get("Content-Encoding", "identity").lower() == "identity"):
         # a declared, uncompressed length within both limits: exactly that many bytes are read (the common case,
         # one read instead of a loop over the chunks)
-        return await resp.read()
+        body = await resp.read()
+        touch()
+        return body
     buf = bytearray()
     async for chunk in resp.content.iter_any():
+        touch()
         buf += chunk
         _check_size(resp, len(buf), limits)
     return bytes(buf)
@@ -106,17 +111,41 @@ async def read_capped(resp: aiohttp.ClientResponse, n: int) -> bytes:
 
 
 class SSEReader:
-    """The ``data:`` payloads of a server-sent-events response, parsed as JSON objects, within the limits.
+    """The events of a server-sent-events response, parsed as JSON objects, within the limits.
+
+    Parsed as the WHATWG event-stream rules say (https://html.spec.whatwg.org/multipage/server-sent-events.html,
+    "Parsing an event stream"):
+
+    * lines end in CR LF, LF or CR (a CR LF split across two network chunks is one line end);
+    * a UTF-8 byte order mark at the very start of the stream is dropped (before, it hid the first ``data:``
+      line, and the answer was stored from its second part);
+    * ``field: value`` lines: one space after the colon is dropped; a line starting with ``:`` is a comment
+      (keep-alives such as ``: ping``); a line without a colon is a field with an empty value;
+    * ``data`` lines accumulate: an event of several ``data:`` lines is their values joined with ``\n``
+      (before: each line was parsed alone and the event refused as malformed); ``event`` sets the event's type
+      (an ``error`` event whose data is not already an ``{"error": ...}`` object is wrapped in one, so it is
+      judged as an error by :mod:`.validate`); ``id`` and ``retry`` are read and kept (``last_id``, ``retry_ms``)
+      but change nothing here: a broken stream is never resumed, the attempt is retried whole;
+    * an event is dispatched at a blank line; an event with no data is skipped; an event the stream did not end
+      with its blank line (cut off) is dropped, as the rules say, so a cut stream never passes off its last,
+      possibly partial, event as read (the answer is then judged ``incomplete`` unless a finish reason or
+      ``[DONE]`` came before).
 
     ``done`` tells afterwards whether the stream said ``[DONE]`` (as OpenAI-compatible servers end a stream);
-    iteration stops there. Each chunk is split once, and a line still open keeps its pieces unjoined, so the
-    time is linear in the bytes (a hostile server can send one endless line: it stops at
-    ``max_decoded_bytes``)."""
+    iteration stops there. Data that is not a JSON object raises (the attempt is retried as malformed). Each
+    chunk is split once, and a line still open keeps its pieces unjoined, so the time is linear in the bytes
+    (a hostile server can send one endless line: it stops at ``max_decoded_bytes``). Every chunk received is
+    reported to the request's progress (:func:`touch`), which is what the scheduler's silence windows watch."""
 
     def __init__(self, resp: aiohttp.ClientResponse, limits: ResponseLimits) -> None:
         self.resp = resp
         self.limits = limits
         self.done = False
+        self.last_id: str | None = None
+        self.retry_ms: int | None = None
+        self._data: list[bytes] = []
+        self._type = ""
+        self._first_line = True
 
     def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
         return self._events()
@@ -125,37 +154,79 @@ class SSEReader:
         check_declared_length(self.resp, self.limits)
         partial: list[bytes] = []  # the pieces of a line not ended yet (one endless line: many pieces, no copy)
         decoded = 0
+        after_cr = False  # the last chunk ended in CR: a LF starting the next one belongs to that line end
         async for chunk in self.resp.content.iter_any():
+            touch()
             decoded += len(chunk)
             _check_size(self.resp, decoded, self.limits)
-            if b"\n" not in chunk:
-                partial.append(chunk)
+            if after_cr and chunk.startswith(b"\n"):
+                chunk = chunk[1:]
+            after_cr = False
+            if b"\n" not in chunk and b"\r" not in chunk:
+                if chunk:
+                    partial.append(chunk)
                 continue
             if partial:
                 partial.append(chunk)
                 chunk = b"".join(partial)
-            lines = chunk.split(b"\n")
-            partial = [lines.pop()]
+            after_cr = chunk.endswith(b"\r")
+            lines = _LINE_END.split(chunk) if b"\r" in chunk else chunk.split(b"\n")
+            partial = [lines.pop()]  # after the last line end ("" when the chunk ended in one)
             for line in lines:
-                ev = self._event(line.strip())
+                ev = self._line(line)
                 if ev is not None:
                     yield ev
                 if self.done:
                     return
-        ev = self._event(b"".join(partial).strip())
-        if ev is not None:
-            yield ev
+        # the end of the stream: a line or event not ended by its blank line is discarded (see the docstring)
 
-    def _event(self, line: bytes) -> dict[str, Any] | None:
-        if not line.startswith(b"data:"):
-            return None  # comments (": ping"), event:/id: lines, blank separators
-        data = line[5:].strip()
-        if data == b"[DONE]":
-            self.done = True
+    def _line(self, raw: bytes) -> dict[str, Any] | None:
+        """One line: a field added to the event being read, or (a blank line) that event dispatched."""
+        if self._first_line:
+            self._first_line = False
+            if raw.startswith(_BOM):
+                raw = raw[len(_BOM):]
+        if not raw:
+            return self._dispatch()
+        if raw.startswith(b"data:"):  # the common line, kept as bytes (JSON is parsed from bytes)
+            self._data.append(raw[6:] if raw.startswith(b"data: ") else raw[5:])
             return None
+        if raw.startswith(b":"):
+            return None  # a comment (keep-alive)
+        name, colon, value = raw.decode("utf-8", errors="replace").partition(":")
+        if colon and value.startswith(" "):
+            value = value[1:]
+        if name == "data":  # (only "data" without a colon reaches here: an empty data line)
+            self._data.append(value.encode())
+        elif name == "event":
+            self._type = value
+        elif name == "id":
+            if "\0" not in value:
+                self.last_id = value
+        elif name == "retry":
+            if value.isascii() and value.isdigit():
+                self.retry_ms = int(value)
+        return None  # any other field is ignored, as the rules say
+
+    def _dispatch(self) -> dict[str, Any] | None:
+        data, kind = self._data, self._type
+        self._data, self._type = [], ""
         if not data:
             return None
-        ev = json.loads(data)
+        text = data[0] if len(data) == 1 else b"\n".join(data)
+        stripped = text.strip()
+        if stripped == b"[DONE]":
+            self.done = True
+            return None
+        if not stripped:
+            return None
+        ev = json.loads(text)
         if not isinstance(ev, dict):
-            raise ResponseRejected("malformed", f"an event that is not a JSON object: {data[:80]!r}")
+            raise ResponseRejected("malformed", f"an event that is not a JSON object: {text[:80]!r}")
+        if kind == "error" and "error" not in ev and ev.get("type") != "error":
+            ev = {"error": ev}  # an ``event: error`` is an error whatever its data looks like
         return ev
+
+
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+_BOM = b"\xef\xbb\xbf"

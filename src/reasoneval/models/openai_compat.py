@@ -22,6 +22,7 @@ from ..core.response import AnswerWatch
 from ..core.safetext import redact_secrets, storable
 from ..core.types import Completion, GenParams, Prompt
 from .base import ModelError
+from .choices import FILTERED, Extras, check_extra_body, choice_index, first_choice
 from .http import (  # noqa: F401 - re-exported: the names this module had before the split
     RETRYABLE_STATUS,
     HTTPBackend,
@@ -39,6 +40,13 @@ from .validate import Reading, ResponseRejected, token_count, usage_of
 
 def _clean(text: str | None) -> str | None:
     return None if text is None else storable(redact_secrets(text))
+
+
+def _check_chars(r: Reading, extras: Extras) -> None:
+    """Refusal and tool-call text count towards the character limit like the answer's."""
+    if r.chars + extras.chars > r.max_chars:
+        raise ResponseRejected("oversized", f"over {r.max_chars:,} characters of answer and reasoning "
+                                            "(--max-response-chars)")
 
 
 def _reasoning_tokens(u: dict[str, Any]) -> int | None:
@@ -83,6 +91,10 @@ class OpenAICompatBackend(HTTPBackend):
             body["reasoning_effort"] = params.reasoning_effort
         body.update(self.opts.extra_body)
         body.update(params.extra)
+        try:
+            check_extra_body(body)  # one answer per request (models/choices.py)
+        except ValueError as e:
+            raise ModelError(f"{self.spec}: {e}") from None
         if "max_completion_tokens" in body:  # o-series models take only this one
             body.pop("max_tokens", None)
         if prompt.is_chat:
@@ -99,6 +111,7 @@ class OpenAICompatBackend(HTTPBackend):
             return await self._read_stream(resp, t0, chat)
         raw = await read_body(resp, limits)  # also a server that ignored ``stream``
         r = Reading(limits.max_chars, ended=True)
+        extras = Extras()
         try:
             data = json.loads(raw)
         except ValueError as e:
@@ -106,11 +119,8 @@ class OpenAICompatBackend(HTTPBackend):
         if not isinstance(data, dict):
             raise ResponseRejected("malformed", f"not a JSON object: {raw[:120]!r}")
         r.set_error(data.get("error"))
-        choices = data.get("choices")
-        choice = choices[0] if isinstance(choices, list) and choices else None
+        choice = first_choice(data.get("choices"))  # index 0 only (models/choices.py)
         if choice is not None:
-            if not isinstance(choice, dict):
-                raise ResponseRejected("malformed", "a choice is not a JSON object")
             r.containers = 1
             if chat:
                 msg = choice.get("message") or {}
@@ -118,16 +128,19 @@ class OpenAICompatBackend(HTTPBackend):
                     raise ResponseRejected("malformed", "the message is not a JSON object")
                 r.add(msg.get("content"))
                 r.add(msg.get("reasoning_content") or msg.get("reasoning") or None, reasoning=True)
+                extras.add_message(msg)
+                _check_chars(r, extras)
             else:
                 r.add(choice.get("text"))
             r.set_finish(choice.get("finish_reason"))
         u = data.get("usage")
         r.usage = u if isinstance(u, dict) else {}
         r.accept()
-        return self._completion(r, time.monotonic() - t0, None)
+        return self._completion(r, time.monotonic() - t0, None, extras)
 
     async def _read_stream(self, resp: aiohttp.ClientResponse, t0: float, chat: bool) -> Completion:
         r = Reading(self.opts.limits.max_chars, streamed=True)
+        extras = Extras()
         ttft: float | None = None
         started = AnswerWatch()
         events = SSEReader(resp, self.opts.limits)
@@ -138,9 +151,9 @@ class OpenAICompatBackend(HTTPBackend):
             choices = ev.get("choices")
             if not isinstance(choices, list):
                 continue
-            for choice in choices:
-                if not isinstance(choice, dict):
-                    raise ResponseRejected("malformed", "a choice is not a JSON object")
+            for pos, choice in enumerate(choices):
+                if choice_index(choice, pos) != 0:
+                    continue  # another choice's delta (n > 1): one answer per request, choice 0
                 r.containers += 1
                 if chat:
                     delta = choice.get("delta") or {}
@@ -148,6 +161,8 @@ class OpenAICompatBackend(HTTPBackend):
                         raise ResponseRejected("malformed", "a delta is not a JSON object")
                     piece = r.add(delta.get("content"))
                     r.add(delta.get("reasoning_content") or delta.get("reasoning") or None, reasoning=True)
+                    extras.add_delta(delta)
+                    _check_chars(r, extras)
                 else:
                     piece = r.add(choice.get("text"))
                 if ttft is None and started.feed(piece):
@@ -155,15 +170,22 @@ class OpenAICompatBackend(HTTPBackend):
                 r.set_finish(choice.get("finish_reason"))
         r.ended = events.done
         r.accept()
-        return self._completion(r, time.monotonic() - t0, ttft)
+        return self._completion(r, time.monotonic() - t0, ttft, extras)
 
     @staticmethod
-    def _completion(r: Reading, latency: float, ttft: float | None) -> Completion:
-        """An accepted reading as a Completion; malformed usage numbers are unknown (None), not 0."""
+    def _completion(r: Reading, latency: float, ttft: float | None, extras: Extras | None = None) -> Completion:
+        """An accepted reading as a Completion; malformed usage numbers are unknown (None), not 0. A refusal or
+        tool calls are stored as what they are, a filtered answer as an error (:mod:`.choices`)."""
         u = r.usage
-        return Completion(text=_clean(r.answer) or "", finish_reason=storable(r.finish) if r.finish else None,
+        extras = extras or Extras()
+        answer = r.answer
+        finish = extras.finish(answer, r.finish)
+        comp = Completion(text=_clean(extras.text(answer)) or "", finish_reason=storable(finish) if finish else None,
                           usage=usage_of(u, "prompt_tokens", "completion_tokens"), latency_s=latency,
                           reasoning=_clean(r.thought), reasoning_tokens=_reasoning_tokens(u), ttft_s=ttft)
+        if finish == "content_filter":
+            comp.error = FILTERED
+        return comp
 
     async def generate(self, prompt: Prompt, params: GenParams) -> Completion:
         path, body = self._body(prompt, params)

@@ -283,6 +283,9 @@ class Runner:
                 judged[(c.item_key, c.sample)][c.turn] = c.completion
         n_units = len(items) * spec.samples
         res = RunResult(run_id, resumed, n_units)
+        plan = getattr(self.backend, "plan_requests", None)
+        if callable(plan):  # an HTTP backend's cap on extra requests is a share of the run's units
+            plan(n_units)
         self._cache_was_empty = store.cache_empty()  # then no lookup can hit but for keys generated here
         self._slots = Slots(self.concurrency)
         units = ((it, s) for it in items for s in range(spec.samples))  # made as they are taken, never all at once
@@ -315,5 +318,8 @@ class Runner:
             raise
         store.flush()
         store.set_status(run_id, "done" if res.errors == 0 else "done-with-errors")
+        stats = getattr(self.backend, "request_stats", None)
+        if callable(stats):  # HTTP requests sent per model call, hedges, abandonments, retries
+            res.extra["requests"] = stats()
         self._score_pool.shutdown(wait=False)
         return res

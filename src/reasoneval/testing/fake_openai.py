@@ -24,6 +24,22 @@ Fault kinds: ``429`` (with ``Retry-After``), ``500``, ``timeout``/``hang`` (slee
 finish_reason stop), ``bomb`` (an answer made of hundreds of "or"-separated power towers), ``hangforever`` (no
 answer at all: the request is held until the client goes away).
 
+Shape faults (:data:`SHAPE_FAULTS`, issue 36; every attempt; streamed when asked, else plain): ``nchoices`` (two
+choices: a stream interleaves index 0 and index 1 deltas, index 1 first; a plain body lists index 1 first;
+index 1 says :data:`OTHER_CHOICE`), ``multiline`` (each event's JSON split over several ``data:`` lines, with
+``id:``, ``retry:``, ``event:`` and comment lines), ``crlf`` (events ended by CR LF and by bare CR, written in
+pieces that split a CR LF), ``bom`` (the stream starts with a UTF-8 byte order mark, and its first event holds
+the first half of the answer), ``brokenevent`` (a stream whose middle event is cut JSON; plain: fine),
+``refusal`` (``content: null`` and a ``refusal`` text), ``toolcalls`` (only ``tool_calls``, finish reason
+``tool_calls``; streamed as argument pieces), ``contentfilter`` (the answer, then finish reason
+``content_filter``).
+
+Slow answers (:data:`SLOW_FAULTS`, issue 36; every attempt; ``--slow-s`` seconds, default 60): ``trickle``
+(a stream whose reasoning words trickle from second 0, one every ``--trickle-gap`` seconds, then the answer;
+plain: the whole answer after ``--slow-s``), ``slowplain`` (a plain body after ``--slow-s``, even to a
+streamed request), ``silentfast`` (nothing at all, not even the headers, for 3/4 of ``--slow-s``, then the
+answer at once).
+
 Response faults (:data:`RESPONSE_FAULTS`; streamed when the request asks for ``stream``, else plain JSON):
 ``nochoices`` (a 200 without ``choices``), ``anthropicsse`` (an Anthropic-shaped message or event stream on
 the OpenAI path), ``nofinish`` (a stream that ends cleanly without finish_reason or ``[DONE]``; plain: a body
@@ -40,7 +56,7 @@ reasoning sentence is made up); ``--reasoning-tokens`` reports ``usage.completio
 reasoning_tokens`` (words of the reasoning); ``--stream`` honours ``"stream": true`` with server-sent events
 (reasoning deltas, then ``--think-delay`` seconds, then the answer deltas, then a usage chunk);
 ``--reject-stream`` answers a streamed request with HTTP 400 naming ``stream``. ``GET /requests`` returns
-the last 100 request bodies.
+the last 100 request bodies, ``GET /seen`` the requests received per prompt (sha256 of its text).
 """
 
 from __future__ import annotations
@@ -67,6 +83,15 @@ def answer_for(text: str) -> str:
 TRANSIENT = frozenset({"429", "500", "timeout", "hang", "malformed", "empty", "hangforever"})
 RESPONSE_FAULTS = frozenset({"nochoices", "anthropicsse", "nofinish", "usage1e999", "usagestr", "nousage",
                              "ctlbody", "ctlredirect", "gzipbomb", "endless", "key401"})
+#: answers a client must read to the letter (issue 36): several choices, event-stream syntax, message kinds
+SHAPE_FAULTS = frozenset({"nchoices", "multiline", "crlf", "bom", "brokenevent", "refusal", "toolcalls",
+                          "contentfilter"})
+#: legitimately slow answers (issue 36), every attempt: ``--slow-s`` seconds each
+SLOW_FAULTS = frozenset({"trickle", "slowplain", "silentfast"})
+#: what ``nchoices`` puts in choice 1 (a client that reads it, or mixes it into choice 0, scores it wrong)
+OTHER_CHOICE = "Choice one says [[nothing]]."
+REFUSAL_TEXT = "I'm sorry, but I can't help with that request."
+TOOL_CALL = {"name": "calculator", "arguments": '{"expression": "2 + 2"}'}
 #: what ``ctlbody`` / ``ctlredirect`` put in front of a terminal: set the window title (OSC), clear the screen
 CONTROL_CODES = "\x1b]0;PWNED\x07\x1b[2J\x1b[31m"
 SURROGATE_ANSWER = "The answer is [[\ud800]]"
@@ -106,8 +131,10 @@ class FakeServer:
                  retry_after: str, capacity: int = 0, answers: list[tuple[str, str]] | None = None,
                  fault_rate: float = 0.0, reasoning_field: str = "", reasoning_tokens: bool = False,
                  stream: bool = False, reject_stream: bool = False, think_delay: float = 0.0,
-                 bomb_mb: int = 1024) -> None:
+                 bomb_mb: int = 1024, slow_s: float = 60.0, trickle_gap: float = 0.5) -> None:
         self.delay = delay
+        self.slow_s = slow_s
+        self.trickle_gap = trickle_gap
         self.bomb_mb = bomb_mb
         self._bomb: bytes | None = None
         self.reasoning_field = reasoning_field
@@ -165,6 +192,8 @@ class FakeServer:
         content: str | None = None
         if fault is not None:
             self.stats[fault] += 1
+            if attempt == 0:
+                self.stats[f"{fault}_prompts"] += 1  # distinct prompts that got this fault
             if fault == "429":
                 return web.json_response({"error": "rate limited"}, status=429,
                                          headers={"Retry-After": self.retry_after})
@@ -192,6 +221,8 @@ class FakeServer:
                 content = BOMB_ANSWER
             elif fault in RESPONSE_FAULTS:
                 return await self._response_fault(request, body, fault, text)
+            elif fault in SHAPE_FAULTS or fault in SLOW_FAULTS:
+                return await self._shape_fault(request, body, fault, text)
             elif fault.isdigit():  # any other HTTP status, e.g. 400 or 401
                 return web.json_response({"error": f"status {fault}"}, status=int(fault))
         if self.delay:
@@ -318,6 +349,135 @@ class FakeServer:
         return await self._sse(request, [json.dumps({"choices": [{"index": 0, "delta": {"content": w + " "},
                                                                   "finish_reason": None}]}) for w in words])
 
+    # ---- shape and slow faults (issue 36): answers a client must read to the letter, answers that take long --
+
+    async def _shape_fault(self, request: web.Request, body: dict[str, Any], fault: str,
+                           text: str) -> web.StreamResponse:
+        stream = bool(body.get("stream")) and self.stream
+        chat = request.path.endswith("/chat/completions")
+        answer = next((r for c, r in self.answers if c in text), None) or answer_for(text)
+        usage = {"prompt_tokens": len(text.split()), "completion_tokens": len(answer.split())}
+        if fault == "silentfast":
+            await asyncio.sleep(0.75 * self.slow_s)
+            fault = "fine"
+        if fault == "slowplain" or (fault == "trickle" and not stream):
+            await asyncio.sleep(self.slow_s)
+            stream, fault = False, "fine"
+        if fault == "trickle":
+            return await self._quiet(self._trickle(request, body, chat, answer, usage))
+        return await self._quiet(self._shaped(request, body, fault, stream, chat, answer, usage))
+
+    @staticmethod
+    async def _quiet(aw: Any) -> web.StreamResponse:
+        """A streamed reply whose client went away (cancelled a copy) ends quietly."""
+        try:
+            return await aw  # type: ignore[no-any-return]
+        except ConnectionError:
+            return web.Response(status=499)  # never sent: the client is gone
+
+    async def _shaped(self, request: web.Request, body: dict[str, Any], fault: str, stream: bool, chat: bool,
+                      answer: str, usage: dict[str, Any]) -> web.StreamResponse:
+
+        def choice(payload: dict[str, Any], finish: str | None, index: int = 0) -> dict[str, Any]:
+            if chat:
+                return {"index": index, ("delta" if stream else "message"): payload, "finish_reason": finish}
+            return {"index": index, "text": payload.get("content") or "", "finish_reason": finish}
+
+        if not stream:
+            msg: dict[str, Any] = {"role": "assistant", "content": answer}
+            finish = "stop"
+            choices = [choice(msg, finish)]
+            if fault == "nchoices":
+                choices = [choice({"role": "assistant", "content": OTHER_CHOICE}, "stop", 1), choices[0]]
+            elif fault == "refusal":
+                msg.update(content=None, refusal=REFUSAL_TEXT)
+            elif fault == "toolcalls":
+                msg.update(content=None, tool_calls=[{"id": "call_1", "type": "function", "function": TOOL_CALL}])
+                choices[0]["finish_reason"] = "tool_calls"
+            elif fault == "contentfilter":
+                choices[0]["finish_reason"] = "content_filter"
+            return web.json_response({"id": "fake", "object": "chat.completion", "model": body.get("model"),
+                                      "choices": choices, "usage": usage})
+        words = answer.split(" ")
+        pieces = [w + ("" if i == len(words) - 1 else " ") for i, w in enumerate(words)]
+        events: list[dict[str, Any]] = []
+        for i, w in enumerate(pieces):
+            last = i == len(pieces) - 1
+            if fault == "nchoices":  # index 1 first, then index 0, interleaved
+                other = OTHER_CHOICE.split(" ")
+                if i < len(other):
+                    events.append({"choices": [choice({"content": other[i] + " "}, None, 1)]})
+            events.append({"choices": [choice({"content": w}, ("content_filter" if fault == "contentfilter"
+                                                              else "stop") if last else None)]})
+        if fault == "refusal":
+            events = [{"choices": [choice({"role": "assistant", "content": None, "refusal": None}, None)]}]
+            r = REFUSAL_TEXT.split(" ")
+            events += [{"choices": [choice({"refusal": w + ("" if i == len(r) - 1 else " ")},
+                                           "stop" if i == len(r) - 1 else None)]} for i, w in enumerate(r)]
+        elif fault == "toolcalls":
+            args = TOOL_CALL["arguments"]
+            events = [{"choices": [choice({"role": "assistant", "content": None, "tool_calls": [
+                {"index": 0, "id": "call_1", "type": "function", "function": {"name": TOOL_CALL["name"],
+                                                                              "arguments": ""}}]}, None)]}]
+            events += [{"choices": [choice({"tool_calls": [{"index": 0, "function": {"arguments": args[k:k + 5]}}]},
+                                           None)]} for k in range(0, len(args), 5)]
+            events.append({"choices": [choice({}, "tool_calls")]})
+        if (body.get("stream_options") or {}).get("include_usage"):
+            events.append({"choices": [], "usage": usage})
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await resp.prepare(request)
+        if fault == "bom":
+            half = answer[:len(answer) // 2]
+            events = [{"choices": [choice({"content": half}, None)]},
+                      {"choices": [choice({"content": answer[len(half):]}, "stop")]}, *events[len(pieces):]]
+            await resp.write(b"\xef\xbb\xbf")
+        for k, ev in enumerate(events):
+            data = json.dumps(ev)
+            if fault == "multiline":  # the JSON over several data: lines (between its tokens), fields of every kind
+                cut = json.dumps(ev, indent=1).split("\n")
+                out = f": keep-alive {k}\nid: {k}\nevent: message\nretry: 3000\n" + "".join(
+                    f"data: {c}\n" for c in cut) + "\n"
+                await resp.write(out.encode())
+            elif fault == "crlf":  # CR LF, then bare CR, every write splitting a CR LF
+                end = "\r\n" if k % 2 == 0 else "\r"
+                out = f"data: {data}{end}{end}"
+                await resp.write(out[:-1].encode())
+                await asyncio.sleep(0.001)
+                await resp.write(out[-1:].encode())
+            elif fault == "brokenevent" and k == len(events) // 2:
+                await resp.write(f"data: {data[:len(data) // 2]}\n\n".encode())
+            else:
+                await resp.write(f"data: {data}\n\n".encode())
+        await resp.write(b"data: [DONE]\n\n")
+        await resp.write_eof()
+        return resp
+
+    async def _trickle(self, request: web.Request, body: dict[str, Any], chat: bool, answer: str,
+                       usage: dict[str, Any]) -> web.StreamResponse:
+        """Reasoning words from second 0, one every ``trickle_gap`` s for ``slow_s`` s, then the answer."""
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await resp.prepare(request)
+        self.stats["trickle_started"] += 1
+
+        async def send(piece: str, finish: str | None = None) -> None:
+            c = ({"index": 0, "delta": {"content": piece}, "finish_reason": finish} if chat
+                 else {"index": 0, "text": piece, "finish_reason": finish})
+            await resp.write(b"data: " + json.dumps({"choices": [c]}).encode() + b"\n\n")
+
+        loop = asyncio.get_running_loop()
+        end = loop.time() + self.slow_s
+        await send("<think>")
+        while loop.time() < end:
+            await asyncio.sleep(min(self.trickle_gap, max(0.0, end - loop.time())))
+            await send(" hmm")
+        await send("</think>" + answer, "stop")
+        if (body.get("stream_options") or {}).get("include_usage"):
+            await resp.write(b"data: " + json.dumps({"choices": [], "usage": usage}).encode() + b"\n\n")
+        await resp.write(b"data: [DONE]\n\n")
+        await resp.write_eof()
+        self.stats["trickle_finished"] += 1
+        return resp
+
     async def _sse(self, request: web.Request, payloads: list[str]) -> web.StreamResponse:
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await resp.prepare(request)
@@ -343,6 +503,10 @@ class FakeServer:
     async def requests_handler(self, request: web.Request) -> web.Response:
         return web.json_response(self.requests)
 
+    async def seen_handler(self, request: web.Request) -> web.Response:
+        """Requests received per prompt (sha256 of the prompt text -> count)."""
+        return web.json_response(dict(self.seen))
+
     async def stats_handler(self, request: web.Request) -> web.Response:
         return web.json_response({**self.stats, "distinct_prompts": len(self.order)})
 
@@ -357,6 +521,7 @@ class FakeServer:
         app.router.add_post("/v1/chat/completions", self.handle)
         app.router.add_post("/v1/completions", self.handle)
         app.router.add_get("/stats", self.stats_handler)
+        app.router.add_get("/seen", self.seen_handler)
         app.router.add_get("/requests", self.requests_handler)
         return app
 
@@ -381,6 +546,9 @@ def main() -> None:
     ap.add_argument("--think-delay", type=float, default=0.0, help="seconds between reasoning and answer")
     ap.add_argument("--bomb-mb", type=int, default=1024, help="MiB the gzipbomb fault expands to")
     ap.add_argument("--served-id", default="", help="the model id GET /v1/models lists (default: no such route)")
+    ap.add_argument("--slow-s", type=float, default=60.0, help="seconds a slow fault (trickle, slowplain, "
+                    "silentfast) takes")
+    ap.add_argument("--trickle-gap", type=float, default=0.5, help="seconds between a trickle's pieces")
     a = ap.parse_args()
     answers: list[tuple[str, str]] = []
     if a.answers:
@@ -389,7 +557,8 @@ def main() -> None:
     srv = FakeServer(a.delay, [f for f in a.faults.split(",") if f], a.fail_every, a.timeout_sleep,
                      a.retry_after, capacity=a.capacity, answers=answers, fault_rate=a.fault_rate,
                      reasoning_field=a.reasoning_field, reasoning_tokens=a.reasoning_tokens, stream=a.stream,
-                     reject_stream=a.reject_stream, think_delay=a.think_delay, bomb_mb=a.bomb_mb)
+                     reject_stream=a.reject_stream, think_delay=a.think_delay, bomb_mb=a.bomb_mb,
+                     slow_s=a.slow_s, trickle_gap=a.trickle_gap)
     srv.served_id = a.served_id
     web.run_app(srv.app(), host=a.host, port=a.port, print=None, access_log=None, backlog=4096)
 

@@ -38,6 +38,11 @@ class FakeServerProc:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/stats", timeout=5) as r:
             return json.loads(r.read())
 
+    def seen(self) -> dict[str, int]:
+        """Requests received per prompt (sha256 hex of the prompt text -> count)."""
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/seen", timeout=5) as r:
+            return json.loads(r.read())
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()

@@ -19,6 +19,7 @@ sandbox serves verdicts round-robin; ``tests/core/test_faults.py::test_a_bomb_do
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import sqlite3
 import threading
 import time
@@ -44,9 +45,17 @@ from .score_official import finish, judge
 #: (no choices, an Anthropic-shaped stream, a stream without its end, control codes, a gzip bomb, an endless answer,
 #: a 401 echoing the key) and the usage faults whose answer is fine (usage recorded as unknown)
 RESPONSE_ERRORS = ("nochoices", "anthropicsse", "nofinish", "ctlbody", "ctlredirect", "gzipbomb", "endless", "key401")
-FAULTS = ("429", "500", "hang", "malformed", "empty", "400", "echo401", "redirect", "surrogate", "empty200", "bomb",
-          "hangforever", *RESPONSE_ERRORS, "usage1e999", "usagestr", "nousage")
-PERMANENT_ERRORS = frozenset({"400", "echo401", "redirect", *RESPONSE_ERRORS})
+#: issue 36: answers to read to the letter (two choices, multi-line data, CR / CR LF, a BOM; a broken event is an
+#: error when streamed), replies that are not plain answers (a refusal, tool calls, a filtered answer: an error),
+#: and legitimately slow answers (:data:`SOAK_SLOW_S` seconds: trickling, plain, silent then fast)
+SHAPES = ("nchoices", "multiline", "crlf", "bom", "brokenevent", "refusal", "toolcalls", "contentfilter")
+SLOW = ("trickle", "slowplain", "silentfast")
+#: (the order sets which prompts get which kind, by hash: the shapes go before "bomb" so that bombs land on two of
+#: the SymPy-scored items)
+FAULTS = ("429", "500", "hang", "malformed", "empty", "400", "echo401", "redirect", "surrogate", "empty200", *SHAPES,
+          "bomb", "hangforever", *RESPONSE_ERRORS, "usage1e999", "usagestr", "nousage", *SLOW)
+PERMANENT_ERRORS = frozenset({"400", "echo401", "redirect", "contentfilter", *RESPONSE_ERRORS})
+SOAK_SLOW_S = 5.0  # how long a slow answer takes in the soak
 #: the soak's response limits: small, so that the bombs and endless answers are cut quickly (the defaults are
 #: exercised in tests/core/test_response_faults.py)
 SOAK_LIMITS = ResponseLimits(max_bytes=4 * 1024 * 1024, max_decoded_bytes=4 * 1024 * 1024, max_chars=200_000)
@@ -108,10 +117,10 @@ class SoakBench(Benchmark):
         return Verdict(Outcome.CORRECT if j.correct else Outcome.INCORRECT, j.extracted, j.method)
 
 
-def expected_outcome(fault: str | None) -> Outcome:
-    if fault in PERMANENT_ERRORS:
+def expected_outcome(fault: str | None, stream: bool = False) -> Outcome:
+    if fault in PERMANENT_ERRORS or (stream and fault == "brokenevent"):
         return Outcome.ERROR
-    if fault == "empty200":
+    if fault in ("empty200", "refusal", "toolcalls"):
         return Outcome.UNANSWERABLE
     if fault in ("surrogate", "bomb"):
         return Outcome.INCORRECT
@@ -136,31 +145,40 @@ class SoakResult:
     slowest_verdict_s: float = 0.0  # the slowest SymPy verdict, in the run and in the audit's re-scoring
     methods: dict[str, int] | None = None  # verdict methods of the math items
     misscored_items: dict[str, str] | None = None  # item key -> what was stored, expected and re-scored
+    requests: dict[str, Any] | None = None  # the backend's request_stats (requests sent per call, extra requests)
+    slow_items: int = 0  # items whose answer is slow (SLOW kinds)
+    slow_requests: int = 0  # requests the server received for them
 
     def line(self) -> str:
         return (f"{self.items} items in {self.seconds:.1f}s: {self.lost} lost, {self.duplicated} duplicated, "
                 f"{self.misscored} mis-scored, {self.errors} errors (expected), {self.secret_leaks} secret leaks, "
                 f"{self.hedges} hedged requests, {self.abandoned} abandoned attempts, {self.decreases} concurrency "
                 f"decreases; {self.sympy_items} SymPy-scored items ({self.sympy_bombs} bombs), "
-                f"slowest verdict {self.slowest_verdict_s:.2f}s (budget {SOAK_VERDICT_BUDGET_S:g}s)")
+                f"slowest verdict {self.slowest_verdict_s:.2f}s (budget {SOAK_VERDICT_BUDGET_S:g}s); "
+                f"{self.slow_requests} requests for {self.slow_items} slow items, "
+                f"{(self.requests or {}).get('sent')} requests for {self.items} items in all")
 
 
-def soak(workdir: Path, n: int = 1250, rate: float = 0.2, concurrency: int = 32, hang_s: float = 60.0) -> SoakResult:
-    """Run ``n`` items with a fraction ``rate`` of faulty prompts (0: the fault-free baseline) and audit."""
+def soak(workdir: Path, n: int = 1250, rate: float = 0.2, concurrency: int = 32, hang_s: float = 60.0,
+         stream: bool = False) -> SoakResult:
+    """Run ``n`` items with a fraction ``rate`` of faulty prompts (0: the fault-free baseline) and audit;
+    ``stream``: ask for event streams (the server streams), else plain bodies."""
     faults = list(FAULTS)
     mix = ["--fault-rate", str(rate), "--faults", ",".join(faults)] if rate > 0 else []
     srv = FakeServerProc("--delay", "0.01", *mix, "--timeout-sleep", str(hang_s), "--retry-after", "1",
-                         "--bomb-mb", "64")
+                         "--bomb-mb", "64", "--slow-s", str(SOAK_SLOW_S), "--trickle-gap", "0.1",
+                         *(["--stream"] if stream else []))
     lc = LatexCanonicalizer(workers=2, timeout=SOAK_SYMPY_TIMEOUT_S, persistent=False, seeded=False)
     try:
         lc.get("1")  # the sandbox's start-up (SymPy import) is not part of any verdict's budget
         bench = SoakBench(n, lc)
-        db = workdir / f"soak-{rate:g}.db"
+        db = workdir / f"soak-{rate:g}{'-stream' if stream else ''}.db"
         store = RunStore(db)
         spec = RunSpec("soak", None, "zero-shot", f"openai-compat/fake@{srv.url}", bench.default_params)
         backend = OpenAICompatBackend(spec.model, "fake", [srv.url], SECRET, concurrency,
                                       HTTPOptions(timeout_s=30, hedge_min_s=1.0, backoff_base_s=0.05,
-                                                  backoff_max_s=1.0, limits=SOAK_LIMITS))  # adaptive hedging, abandonment
+                                                  backoff_max_s=1.0, limits=SOAK_LIMITS,
+                                                  stream=stream))  # adaptive hedging, abandonment
 
         async def go() -> Any:
             try:
@@ -173,8 +191,14 @@ def soak(workdir: Path, n: int = 1250, rate: float = 0.2, concurrency: int = 32,
         seconds = time.monotonic() - t0
         server = srv.stats()
         store.close()
-        out = _audit(db, bench, res.run_id, faults, rate, seconds, backend.hedges, server)
+        out = _audit(db, bench, res.run_id, faults, rate, seconds, backend.hedges, server, stream)
         out.abandoned, out.decreases = backend.abandoned, backend.limiter.decreases
+        out.requests = res.extra.get("requests") or {}
+        seen = srv.seen()
+        slow = [it for sub in bench.subsets() for it in bench.load(sub, "zero-shot")
+                if planned_fault(it.data["q"], faults, rate) in SLOW]
+        out.slow_items = len(slow)
+        out.slow_requests = sum(seen.get(hashlib.sha256(it.data["q"].encode()).hexdigest(), 0) for it in slow)
         return out
     finally:
         srv.stop()
@@ -182,7 +206,7 @@ def soak(workdir: Path, n: int = 1250, rate: float = 0.2, concurrency: int = 32,
 
 
 def _audit(db: Path, bench: SoakBench, run_id: str, faults: list[str], rate: float, seconds: float, hedges: int,
-           server: dict[str, Any]) -> SoakResult:
+           server: dict[str, Any], stream: bool = False) -> SoakResult:
     con = sqlite3.connect(db)
     comps = con.execute("SELECT item_key, text, error FROM completions WHERE run_id=? AND role='answer'",
                         (run_id,)).fetchall()
@@ -204,7 +228,7 @@ def _audit(db: Path, bench: SoakBench, run_id: str, faults: list[str], rate: flo
         fresh = list(pool.map(lambda c: rescore(*c), comps))
     wrong: dict[str, str] = {}
     for (key, _, _), again in zip(comps, fresh, strict=True):
-        want = expected_outcome(planned_fault(items[key].data["q"], faults, rate))
+        want = expected_outcome(planned_fault(items[key].data["q"], faults, rate), stream)
         got = verdicts.get(key)
         if got is None or got[0] != want.value or got != again:
             wrong[key] = f"stored {got}, expected {want.value}, re-scored {again}"
