@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _API = ("evaluate", "evaluate_async", "load_run", "EvalResult", "SubsetFigures", "Answer")
-__all__ = ["__version__", *_API]
+__all__ = ["Answer", "EvalResult", "SubsetFigures", "__version__", "evaluate", "evaluate_async", "load_run"]
 
 
 def __getattr__(name: str) -> Any:
