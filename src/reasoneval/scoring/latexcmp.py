@@ -36,7 +36,7 @@ from .sandbox import BudgetExhausted, RemoteError, SandboxPool, SandboxTimeout, 
 
 # latexparse imports SymPy's LaTeX converter itself, without its bra-ket import (latexparse.import_converter);
 # the last four are what SymPy imports lazily on the first ``simplify`` / ``Add`` / ``log`` / relational of a
-# worker (measured on the KOR-Bench answers): imported once in the fork server, not again in every worker
+# worker (measured on the KOR-Bench answers): imported by a worker before it is ready, not during its first task
 PRELOAD = ("sympy", "sympy.parsing.latex", "reasoneval.scoring.latexparse", "sympy.physics.units",
            "sympy.tensor.tensor", "sympy.sets.setexpr", "sympy.assumptions.wrapper")
 MAX_CANON_CHARS = 4000  # longer canonical forms are stored as a digest
@@ -104,7 +104,7 @@ _WARMUP_EXPRS = (
 
 
 def warm_up() -> None:
-    """Import and exercise the parser and simplifier once (run inside the sandbox fork server).
+    """Import and exercise the parser and simplifier once (run inside each sandbox worker before it is ready).
 
     Off by default: measured on 2 cores it delays the first worker more than it saves them."""
     for e in _WARMUP_EXPRS:
