@@ -187,6 +187,24 @@ def load_run(run_id: str, store: str | os.PathLike[str] | None = None) -> EvalRe
         st.close()
 
 
+def plan(benchmark: str, model: str, *, limit: int | None = None, settings: str | None = None,
+         mode: str | None = None, samples: int = 1, seed: int | None = None, max_tokens: int | None = None,
+         temperature: float | None = None, top_p: float | None = None, reasoning_effort: str | None = None,
+         system: str | None = None, extra_body: Mapping[str, Any] | str | None = None, judge: str | None = None,
+         data: str | os.PathLike[str] | None = None, limit_mode: str = "sample", limit_seed: int = 0,
+         say: Callable[[str], None] | None = None, **options: Any) -> tuple[Any, Any]:
+    """The benchmark and the :class:`~.runner.spec.RunSpec` :func:`evaluate` would run (nothing is run or
+    stored); ``plan(...)[1].run_id()`` is the run's id."""
+    from .runner.launch import plan_run
+
+    body = json.dumps(dict(extra_body)) if isinstance(extra_body, Mapping) else extra_body
+    return plan_run(benchmark, model, mode=mode, limit=limit, limit_mode=limit_mode, limit_seed=limit_seed,
+                    samples=samples, seed=seed, max_tokens=max_tokens, temperature=temperature, top_p=top_p,
+                    reasoning_effort=reasoning_effort, system=system, extra_body=body, settings=settings,
+                    judge=judge, data=None if data is None else str(data), option_values=options,
+                    say=say or (lambda line: None))
+
+
 async def evaluate_async(benchmark: str, model: str, *, limit: int | None = None,
                          store: str | os.PathLike[str] | None = None, concurrency: int = 32,
                          settings: str | None = None, mode: str | None = None, samples: int = 1,
@@ -198,7 +216,7 @@ async def evaluate_async(benchmark: str, model: str, *, limit: int | None = None
                          name: str | None = None, http: Mapping[str, Any] | None = None,
                          say: Callable[[str], None] | None = None, **options: Any) -> EvalResult:
     """:func:`evaluate` as a coroutine, for code already inside an event loop."""
-    from .runner.launch import http_options, plan_run
+    from .runner.launch import http_options
     from .runner.local import run_local
     from .store.sqlite import RunStore
 
@@ -207,11 +225,10 @@ async def evaluate_async(benchmark: str, model: str, *, limit: int | None = None
 
         set_offline(True)
     quiet = say or (lambda line: None)
-    body = json.dumps(dict(extra_body)) if isinstance(extra_body, Mapping) else extra_body
-    bench, spec = plan_run(benchmark, model, mode=mode, limit=limit, limit_mode=limit_mode, limit_seed=limit_seed,
-                           samples=samples, seed=seed, max_tokens=max_tokens, temperature=temperature, top_p=top_p,
-                           reasoning_effort=reasoning_effort, system=system, extra_body=body, settings=settings,
-                           judge=judge, data=None if data is None else str(data), option_values=options, say=quiet)
+    bench, spec = plan(benchmark, model, limit=limit, settings=settings, mode=mode, samples=samples, seed=seed,
+                       max_tokens=max_tokens, temperature=temperature, top_p=top_p,
+                       reasoning_effort=reasoning_effort, system=system, extra_body=extra_body, judge=judge,
+                       data=data, limit_mode=limit_mode, limit_seed=limit_seed, say=quiet, **options)
     display = None
     if name is not None:
         from .report.labels import clean_name
