@@ -110,3 +110,25 @@ def test_settings_are_checked() -> None:
     with pytest.raises(ValueError, match="every_n_steps"):
         CheckpointEval("toy", every_n_steps=0)
 
+
+
+def test_grpo_trainer_with_reasoneval_reward(tmp_path: Path) -> None:
+    """GRPOTrainer too, with reasoneval's own reward (its sandbox workers) in the same process."""
+    from reasoneval.rewards import math_reward
+    from reasoneval.trainer_callback import CheckpointEval
+
+    model, tok = tiny_model(tmp_path / "tok")
+    data = datasets.Dataset.from_list([{"prompt": [{"role": "user", "content": f"Item a{i} repeat {WORDS[i % 10]}"}],
+                                        "gold": str(i)} for i in range(8)])
+    cb = CheckpointEval("toy:b", limit=2, store=tmp_path / "runs.db", eval_kwargs={"max_tokens": 4})
+    args = trl.GRPOConfig(output_dir=str(tmp_path / "out"), max_steps=2, per_device_train_batch_size=2,
+                          num_generations=2, max_completion_length=4, save_strategy="steps", save_steps=2,
+                          logging_steps=1, report_to=[], use_cpu=True, disable_tqdm=True)
+    trainer = trl.GRPOTrainer(model=model, reward_funcs=math_reward, args=args, train_dataset=data,
+                              processing_class=tok)
+    cb.attach(trainer)
+    trainer.train()
+    assert not cb.errors and [s for s, _ in cb.history] == [2]
+    assert [e["rewards/math_reward/mean"] for e in trainer.state.log_history if "rewards/math_reward/mean" in e]
+    (entry,) = [e for e in trainer.state.log_history if "eval/toy_b/accuracy" in e]
+    assert entry["eval/step"] == 2.0 and entry["eval/toy_b/accuracy"] == cb.history[0][1]["toy:b"].accuracy
