@@ -134,6 +134,29 @@ def environment_key() -> str:
     return f"v{_SCHEMA};sympy={ver('sympy')};antlr4={ver('antlr4-python3-runtime')}"
 
 
+#: SymPy's LaTeX parser is generated for this ANTLR runtime and refuses any other
+ANTLR_RUNTIME = "4.11"
+
+
+class LatexRuntimeError(RuntimeError):
+    """SymPy's LaTeX parser cannot run here (another ANTLR runtime): verdicts would silently fall back."""
+
+
+def runtime_problem() -> str | None:
+    """Why SymPy's LaTeX parser cannot run in this environment, or None. Under another ANTLR runtime (hydra-core
+    1.3, and so verl, pins 4.9.x) every string would fail to parse and the verdicts that need it would fall back
+    to string comparison without a word; a scorer that needs it refuses instead."""
+    try:
+        version = metadata.version("antlr4-python3-runtime")
+    except metadata.PackageNotFoundError:
+        version = None
+    if version is not None and (version == ANTLR_RUNTIME or version.startswith(ANTLR_RUNTIME + ".")):
+        return None
+    return (f"LaTeX equivalence verdicts need SymPy's LaTeX parser, which needs antlr4-python3-runtime "
+            f"{ANTLR_RUNTIME}.x; this environment has {version or 'none'} (hydra-core 1.3 / verl pin 4.9.x): score "
+            "in an environment installed with reasoneval's constraints (docs/install.md, 'Next to verl')")
+
+
 SEED_PATH = Path(__file__).with_name("data") / "latex-seed.json"
 _SEED: dict[tuple[str, str], Canon] | None = None
 
@@ -288,6 +311,9 @@ class LatexCanonicalizer:
     def _get_pool(self) -> SandboxPool:
         with self._lock:
             if self._pool is None:
+                problem = runtime_problem()
+                if problem is not None:
+                    raise LatexRuntimeError(problem)
                 self._pool = SandboxPool(
                     self._workers,
                     preload=PRELOAD,
@@ -331,9 +357,14 @@ class LatexCanonicalizer:
                 return fut
             self.stats["computed"] += 1
             fut = Future()
+            try:
+                pool = self._get_pool()
+            except LatexRuntimeError:
+                self.stats["computed"] -= 1
+                raise  # no verdict at all rather than one that silently fell back
             self._memo[key] = fut
             try:
-                raw = self._get_pool().submit(fn, *args, timeout=self.timeout, deadline=deadline, group=group)
+                raw = pool.submit(fn, *args, timeout=self.timeout, deadline=deadline, group=group)
             except Exception as e:  # noqa: BLE001 - a broken pool is a failed comparison, not a crash
                 raw = Future()
                 raw.set_exception(WorkerCrashed(f"sandbox unavailable: {e}"))

@@ -21,4 +21,7 @@ def prestart(argv: list[str]) -> None:
     cache = latexcmp.disk_cache_path()
     if cache.exists() and cache.stat().st_size > 0:
         return
-    latexcmp.default_canonicalizer().start()
+    try:
+        latexcmp.default_canonicalizer().start()
+    except latexcmp.LatexRuntimeError:
+        return  # said, as one line, when the scorer needs the parser
