@@ -5,8 +5,9 @@
 Three batches of the FineReason training mix (``finereason export`` rows, freshly generated puzzle states):
 ``puzzle`` (r_m 0: state checking and state transition), ``math`` (r_m 1) and ``mixed`` (r_m 0.5), half of
 the completions right and half wrong, each ~1,000 characters of reasoning before the answer. Each batch is
-scored by ``finereason_reward`` twice: ``cold`` is the first call of a fresh process's pools (clean worker
-interpreters starting and importing SymPy/math-verify), ``warm`` a second call with other completions.
+scored by ``finereason_reward`` twice: ``first`` is its first call (for the puzzle and math batches, the one
+that starts that pool's clean worker interpreters, SymPy/math-verify imports included; the mixed batch finds
+both pools running), ``warm`` a second call with other completions.
 ``math_reward`` is timed on the math batch too.
 
 Baseline: math-verify called directly in this process, one completion after another
@@ -82,7 +83,7 @@ def main() -> None:
     print(f"{'batch':<8}{'call':<22}{'seconds':>9}{'completions/s':>15}  right/wrong rewards")
     for name, rows in batches.items():
         cols = {k: [r[k] for r in rows] for k in rows[0] if k != "prompt"}
-        for label, right in (("finereason cold", True), ("finereason warm", False)):
+        for label, right in (("finereason first", True), ("finereason warm", False)):
             comps = [completion(r, right if i % 2 == 0 else not right) for i, r in enumerate(rows)]
             expect = [float(right if i % 2 == 0 else not right) for i in range(len(rows))]
             dt, got = timed(finereason_reward, completions=comps, **cols)
