@@ -11,8 +11,10 @@ get them).
 What is evaluated: ``model=None`` (default) takes the local weights, ``hf/<checkpoint dir>`` (the folder the
 trainer just saved; every N steps without a save, the current weights are saved to
 ``<output_dir>/reasoneval-step-N`` first); ``model="openai-compat/name@URL"`` asks a served model instead (a
-vLLM server the trainer syncs its weights to), the same string at every step, so give each step its own
-``name``/``seed`` through ``eval_kwargs`` if the server does not change its model name.
+vLLM server the trainer syncs its weights to). A run's id is its model string and parameters, so a served
+model that keeps its name across steps would make every step resume the first step's run: ``{step}`` in the
+string is replaced by the step (a server naming each checkpoint), and without it each step sends its step as
+the ``seed`` (a ``seed`` of your own then needs ``{step}`` in the model string).
 
 Time: ``max_seconds`` bounds one evaluation (all its benchmarks); when it runs out the evaluation is cancelled,
 what was answered stays stored (re-running the same step resumes it) and the figures of the answered part are
@@ -63,6 +65,9 @@ class CheckpointEval(TrainerCallback):  # type: ignore[misc]
                  concurrency: int = 8, eval_kwargs: Mapping[str, Any] | None = None) -> None:
         """``benchmarks``: targets as ``reasoneval run`` takes them (``name[:subset,...]``); ``eval_kwargs``:
         more keywords of :func:`reasoneval.evaluate` (``max_tokens``, ``settings``, benchmark options, ...)."""
+        if model is not None and "{step}" not in model and "seed" in (eval_kwargs or {}):
+            raise ValueError("a served model without {step} in its string gets the step as its seed, so each step "
+                             "is a run of its own; with a seed of your own put {step} in the model string")
         if every_n_steps is not None and every_n_steps < 1:
             raise ValueError("every_n_steps must be >= 1 (or None)")
         if not every_n_steps and not on_save:
@@ -99,7 +104,7 @@ class CheckpointEval(TrainerCallback):  # type: ignore[misc]
             return control
         if self.on_save_eval and _saves_at(args, step):
             return control  # the save right after this step evaluates the saved checkpoint
-        spec = self.model or f"hf/{self._save_weights(args, step, kwargs)}"
+        spec = self._served(step) or f"hf/{self._save_weights(args, step, kwargs)}"
         self._trigger(step, spec)
         if self._pending:
             control.should_log = True  # the figures go out with this step's log
@@ -110,7 +115,7 @@ class CheckpointEval(TrainerCallback):  # type: ignore[misc]
             return control
         step = state.global_step
         folder = Path(args.output_dir) / f"{CHECKPOINT_PREFIX}-{step}"
-        self._trigger(step, self.model or f"hf/{folder.resolve()}")
+        self._trigger(step, self._served(step) or f"hf/{folder.resolve()}")
         if self._pending:
             control.should_log = True  # logged with the next step's log
         return control
@@ -137,6 +142,15 @@ class CheckpointEval(TrainerCallback):  # type: ignore[misc]
         return control
 
     # -- internals ------------------------------------------------------------------------------------
+    def _served(self, step: int) -> str | None:
+        return None if self.model is None else self.model.replace("{step}", str(step))
+
+    def _step_kwargs(self, step: int, spec: str) -> dict[str, Any]:
+        kw: dict[str, Any] = {"name": f"{Path(spec.partition('/')[2]).name or spec} step {step}", **self.eval_kwargs}
+        if self.model is not None and "{step}" not in self.model:
+            kw["seed"] = step  # the same served model string at every step: the step keeps the runs apart
+        return kw
+
     def _take(self) -> dict[str, float]:
         with self._lock:
             figs, self._pending = self._pending, {}
@@ -204,7 +218,7 @@ class CheckpointEval(TrainerCallback):  # type: ignore[misc]
     async def _evaluate_all(self, step: int, spec: str, results: dict[str, EvalResult],
                             started: dict[str, str]) -> None:
         async def one(target: str) -> None:
-            kw = {"name": f"{Path(spec.partition('/')[2]).name or spec} step {step}", **self.eval_kwargs}
+            kw = self._step_kwargs(step, spec)
             plan_kw = {k: v for k, v in kw.items() if k not in _RUN_ONLY}
             started[target] = plan(target, spec, limit=self.limit, **plan_kw)[1].run_id()
             results[target] = await evaluate_async(target, spec, limit=self.limit, store=self.store,

@@ -109,6 +109,9 @@ def test_settings_are_checked() -> None:
         CheckpointEval("toy", on_save=False)
     with pytest.raises(ValueError, match="every_n_steps"):
         CheckpointEval("toy", every_n_steps=0)
+    with pytest.raises(ValueError, match=r"put \{step\} in the model string"):
+        CheckpointEval("toy", model="openai-compat/m@http://127.0.0.1:9/v1", eval_kwargs={"seed": 1})
+    CheckpointEval("toy", model="openai-compat/ckpt-{step}@http://127.0.0.1:9/v1", eval_kwargs={"seed": 1})
 
 
 
@@ -132,3 +135,36 @@ def test_grpo_trainer_with_reasoneval_reward(tmp_path: Path) -> None:
     assert [e["rewards/math_reward/mean"] for e in trainer.state.log_history if "rewards/math_reward/mean" in e]
     (entry,) = [e for e in trainer.state.log_history if "eval/toy_b/accuracy" in e]
     assert entry["eval/step"] == 2.0 and entry["eval/toy_b/accuracy"] == cb.history[0][1]["toy:b"].accuracy
+
+
+def test_a_served_model_in_the_background(tmp_path: Path) -> None:
+    """model= a served model (the fake OpenAI server), evaluated on a thread every step: training never waits for
+    it; what finished is logged (a trigger while one runs is skipped and counted), all by the end of training."""
+    from reasoneval.testing.procs import FakeServerProc
+    from reasoneval.trainer_callback import CheckpointEval
+
+    server = FakeServerProc("--delay", "0.05")
+    try:
+        model, tok = tiny_model(tmp_path / "tok")
+        data = datasets.Dataset.from_list([{"text": f"Item a{i} : repeat {WORDS[i % 10]}"} for i in range(8)])
+        cb = CheckpointEval("toy:a", every_n_steps=1, on_save=False, limit=4, store=tmp_path / "runs.db",
+                            background=True, model=f"openai-compat/fake@{server.url}")
+        args = trl.SFTConfig(output_dir=str(tmp_path / "out"), max_steps=2, per_device_train_batch_size=4,
+                             save_strategy="no", logging_steps=1, report_to=[], use_cpu=True, disable_tqdm=True,
+                             max_length=32, dataset_num_proc=None)
+        trainer = trl.SFTTrainer(model=model, args=args, train_dataset=data, processing_class=tok)
+        cb.attach(trainer)
+        trainer.train()
+    finally:
+        server.stop()
+    assert not cb.errors, cb.errors
+    assert not (tmp_path / "out" / "reasoneval-step-1").exists()  # a served model: no weights saved
+    logged = [e for e in trainer.state.log_history if "eval/toy_a/accuracy" in e]
+    skipped = sum(e.get("eval/skipped", 0) for e in trainer.state.log_history)
+    assert len(cb.history) + skipped == 2 and len(logged) == len(cb.history) >= 1
+    res = cb.history[0][1]["toy:a"]
+    assert res.model == f"openai-compat/fake@{server.url}" and res.answers == 4 and res.errors == 0
+    assert logged[0]["eval/toy_a/accuracy"] == res.accuracy
+    # the same served model string at every step: the step is the seed, so no step resumes another's run
+    assert [r["toy:a"].record["spec"]["seed"] for _, r in cb.history] == [s for s, _ in cb.history]
+    assert res.this_call is not None and res.this_call["generated"] == 4
