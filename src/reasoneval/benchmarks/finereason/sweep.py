@@ -18,7 +18,9 @@ source / task / label / puzzle, sha256 of the file), plus ``OUTDIR/index.json``.
 and the puzzle states are generated once, for the largest need of all the recipe's mixes (also when ``--only``
 builds a few); every mix samples from them, so a mix is a pure function of the recipe and its config: the
 same config gives the same bytes, in any sweep and in any partial build. ``recipe: paper`` is
-the packaged ``data/paper_sweeps.yaml``.
+the packaged ``data/paper_sweeps.yaml``. Each mix and its manifest are written as soon as it is built, and the
+states are kept in ``OUTDIR/states-pool.jsonl``: run again, a sweep keeps every mix already there (same config,
+recipe and math, its file's sha256 checked) and reuses the states.
 """
 
 from __future__ import annotations
