@@ -143,7 +143,9 @@ def start_worker(limit_mb: int | None, initializer: Callable[[], Any] | None, pr
     """Start one worker interpreter; returns (process, connection to read from, connection to write to). The
     set-up (the caller's ``sys.path``, memory limit, modules, warm-ups, initializer) is sent at once; the
     worker answers :data:`READY` when done."""
-    popen = subprocess.Popen([sys.executable, "-m", WORKER_MODULE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    # -P: the working directory is not put first on the path (a json.py there must not replace the stdlib's
+    # before the worker has the caller's own path)
+    popen = subprocess.Popen([sys.executable, "-P", "-m", WORKER_MODULE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              env=_worker_env(), close_fds=True)
     assert popen.stdin is not None and popen.stdout is not None
     rconn = Connection(os.dup(popen.stdout.fileno()), writable=False)
