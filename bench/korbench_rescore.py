@@ -2,7 +2,7 @@
 
     python bench/korbench_rescore.py [--outputs DIR] [--repeat N] [--json]
 
-Each measurement runs in a fresh child process (its own sandbox fork server, empty in-memory caches):
+Each measurement runs in a fresh child process (its own sandbox workers, empty in-memory caches):
 
 * cold (in-process): an empty on-disk LaTeX equivalence cache (every distinct SymPy string is parsed and simplified);
 * warm (disk): a fresh process whose on-disk cache is populated;
@@ -19,8 +19,9 @@ Where the cold time goes (measured 2026-12-02, quiet 2 cores, CLI end to end): t
 ~0.75 s; cold adds the 151 distinct response strings the packaged gold seed does not cover. Their cost was cut in
 three steps, each with identical verdicts: ANTLR's SLL prediction before SymPy's own LL parse (``scoring/latexparse.py``,
 ~10 ms to ~2-3 ms a string), no ``simplify`` for a string whose parsed expression is a seeded gold's or one already
-simplified (50 of 142 parse like a gold), and the console script starting the fork server (SymPy's ~0.4-0.55 s
-import) before the CLI's own imports. Cold went 3.05 s -> 2.3 s -> 1.9 s -> 1.55 s. What is left: ~0.6 s until the
+simplified (50 of 142 parse like a gold), and the console script starting the sandbox (SymPy's ~0.4-0.55 s
+import) before the CLI's own imports (then a fork server; since the sandbox workers are clean interpreters,
+each worker imports SymPy itself, in parallel). Cold went 3.05 s -> 2.3 s -> 1.9 s -> 1.55 s. What is left: ~0.6 s until the
 workers are ready (the import), then ~0.7 s of parsing and ~90 simplifies on 2 workers.
 Give ``--reference`` the official evaluator's items/s measured in the same minutes to print the ratio.
 """

@@ -2,7 +2,7 @@
 
 A benchmark package may define ``prestart(argv)`` in its ``__init__``: it is called with the command line when
 the second word names that benchmark (``reasoneval rescore BENCH ...``), before the CLI's own imports, to start
-something slow whose start-up can overlap them (KOR-Bench starts its SymPy fork server there). The benchmark is
+something slow whose start-up can overlap them (KOR-Bench starts its SymPy sandbox workers there). The benchmark is
 found through its entry point, as everywhere else.
 """
 

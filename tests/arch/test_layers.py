@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from archscan import cycles, import_graph
 
-LAYERS = ["core", "scoring", "models", "store", "hub", "runner", "report", "builder", "rewards", "testing",
-          "cli", "benchmarks", "entry", "__main__"]
+LAYERS = ["core", "scoring", "models", "store", "hub", "runner", "report", "builder", "rewards", "api",
+          "trainer_callback", "testing", "cli", "benchmarks", "entry", "__main__"]
 
 # still to be moved (each entry must still occur, so the list only shrinks)
 KNOWN_UP: set[tuple[str, str]] = set()

@@ -3,6 +3,7 @@ through a fake server, writes a manifest, re-runs from the cache, and `reasoneva
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -114,6 +115,13 @@ def test_recipe_builds_rbench_set_and_run_reads_it(tmp_path: Path, scripted_serv
     assert manifest["inputs"][str(tmp_path / "questions.jsonl")]
     assert steps["difficulty"]["runs"][0]["model"].startswith("openai-compat/strong@")
     assert steps["options"]["params"]["seed"] == SEED
+    # the hashes chain: sha256sum of each step's input file (the recipe's input, then the previous output)
+    chain = [hashlib.sha256((tmp_path / "questions.jsonl").read_bytes()).hexdigest()]
+    for s in manifest["steps"]:
+        assert s["input_sha256"] == chain[-1], s["step"]
+        assert s["output_sha256"] == hashlib.sha256(Path(s["output"]).read_bytes()).hexdigest()
+        chain.append(s["output_sha256"])
+    assert manifest["outputs"]["rbench-t_en.jsonl"] == chain[-1]
 
     # the same recipe again: nothing is asked again, the same files come out
     before = srv.stats()["requests"]
@@ -130,3 +138,24 @@ def test_recipe_builds_rbench_set_and_run_reads_it(tmp_path: Path, scripted_serv
                                  "--no-progress", "--json", "--max-tokens", "256"], catch_exceptions=False)
     assert r3.exit_code == 0, r3.output
     assert f"{len(final)} items" in r3.output
+
+
+def test_missing_dependencies_stop_before_any_model_call(tmp_path: Path, monkeypatch, scripted_server) -> None:
+    """A step that needs what is not installed (dedup: MiniLM, torch) fails the recipe at once, naming the step
+    and what to install, before the options step asks the writer anything."""
+    from reasoneval.builder import steps as S
+
+    srv = scripted_server(_script())
+    recipe = _write_inputs(tmp_path, srv.url)
+    recipe.write_text(recipe.read_text() + "  - step: dedup\n    threshold: 0.9\n", encoding="utf-8")
+    real = S.missing
+    monkeypatch.setattr(S, "missing", lambda needs: real([S.Need(f"no_such_module_{n.module}", n.install)
+                                                          for n in needs]))
+    import reasoneval.builder.recipe as R
+
+    monkeypatch.setattr(R, "missing", S.missing)
+    r = CliRunner().invoke(cli.app, ["build", "recipe", str(recipe)])
+    assert r.exit_code != 0
+    assert "step 5 (dedup) needs no_such_module_torch" in r.output and "reasoneval[diversity]" in r.output
+    assert srv.stats().get("requests", 0) == 0
+    assert not (tmp_path / "out" / "work").exists()

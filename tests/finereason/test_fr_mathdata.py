@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ from reasoneval.benchmarks.finereason.cli import app as fr_app
 from reasoneval.benchmarks.finereason.export import load_math
 from reasoneval.core.errors import DataError
 from reasoneval.hub import fetch
+from reasoneval.hub.releases import RELEASES, release
 from reasoneval.testing.fake_hub import FakeHub
 
 REPO = "meta-math/MetaMathQA"
@@ -35,6 +38,8 @@ def hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHub]:
     hub = FakeHub()
     hub.commit(REPO, {"MetaMathQA-395K.json": metamath("v1"), "README.md": b"---\nlicense: mit\n---\n# fake\n"})
     hub.repos[REPO].lfs = lambda p: p.endswith(".json")  # the real file is stored in LFS
+    # the fake Hub's commits are its own: the packaged pin (a real Hub sha) is replaced by its main
+    monkeypatch.setitem(RELEASES, "metamathqa", dataclasses.replace(release("metamathqa"), revision="main"))
     monkeypatch.setenv("HF_ENDPOINT", hub.start())
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     monkeypatch.setenv("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -83,6 +88,7 @@ def test_hub_math_errors_are_one_line(hub: FakeHub, tmp_path: Path, monkeypatch:
     _forget()
     code, _, err = export("hub:metamathqa", "--total", "3", "--math-ratio", "1.0", "--offline")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "offline" in err and REPO in err
+    assert "a local copy of MetaMathQA-395K.json" in err and "reasoneval run" not in err
     code, _, err = export(str(tmp_path / "missing.jsonl"), "--total", "3", "--math-ratio", "1.0")
     assert code == 2 and "missing.jsonl: no such math file" in err
 
@@ -113,7 +119,6 @@ def test_local_metamathqa_json_and_bad_rows(tmp_path: Path) -> None:
 
 def test_data_pull_metamathqa_then_export_offline(hub: FakeHub) -> None:
     from reasoneval.cli.data import app as hub_app
-    from reasoneval.hub.releases import RELEASES
 
     res = CliRunner().invoke(hub_app, ["pull", "metamathqa"])
     assert res.exit_code == 0, res.output
@@ -137,3 +142,7 @@ def test_sweep_records_the_hub_commit_of_its_math(hub: FakeHub, tmp_path: Path) 
     assert man["math"]["source"] == f"hf:{REPO}@{sha}" and man["math"]["revision"] == "main"
     assert man["math"]["files"][0]["path"] == "MetaMathQA-395K.json" and len(man["math"]["files"][0]["sha256"]) == 64
     assert man["counts"]["by_source"] == {"math": 4}
+
+
+def test_metamathqa_is_pinned_to_a_commit() -> None:
+    assert re.fullmatch(r"[0-9a-f]{40}", release("metamathqa").revision)

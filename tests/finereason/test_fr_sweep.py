@@ -87,3 +87,23 @@ def test_packaged_paper_recipe_is_the_papers_grid() -> None:
     res = CliRunner().invoke(fr_app, ["sweep", "paper", "unused", "--list", "--only", "math_ratio"])
     assert res.exit_code == 0 and res.stdout.splitlines()[0] == (
         "math_ratio/rm0.4: total 10000, math 4000, puzzle 6000 (r_m 0.4, r_u 0.5, sc 0.5, seed 0)")
+
+
+def test_a_sweep_cut_short_resumes(tmp_path: Path) -> None:
+    """Each mix and its manifest are written as they are built; a second run keeps the finished ones (file sha256
+    checked), rebuilds the missing or changed ones to the same bytes and reuses the state pool it wrote."""
+    assert sweep(tmp_path).exit_code == 0
+    out = tmp_path / "out"
+    first = {m["mix"]: m["sha256"] for m in json.loads((out / "index.json").read_text())["mixes"]}
+    assert (out / "states-pool.jsonl").is_file()
+    (out / "math_ratio" / "rm0.7.manifest.json").unlink()  # as if the sweep stopped before this one's manifest
+    (out / "scaling" / "n10-rm1.jsonl").write_text("damaged\n")
+    res = sweep(tmp_path)
+    assert res.exit_code == 0, res.output
+    kept = [line for line in res.stderr.splitlines() if "kept from an earlier run" in line]
+    built = [line for line in res.stderr.splitlines() if " samples, sha256 " in line]
+    assert len(kept) == len(first) - 2
+    assert sorted(line.split(":")[0] for line in built) == ["math_ratio/rm0.7", "scaling/n10-rm1"]
+    assert "puzzle states:" in res.stderr and "states-pool.jsonl" in res.stderr
+    again = {m["mix"]: m["sha256"] for m in json.loads((out / "index.json").read_text())["mixes"]}
+    assert again == first

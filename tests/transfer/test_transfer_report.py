@@ -158,6 +158,7 @@ def test_terminal_output_and_unlabelled_runs(checkpoint_runs):
     (["--label", "mixed:rx=1=RUN"], "unknown key 'rx=1'"),
     (["--label", "mixed:rm=1.5=RUN"], "not a ratio in [0, 1]"),
     (["--label", "mixed"], "expected LABEL=RUN"),
+    (["--label", "mixd=RUN"], "label 'mixd': unknown role 'mixd'; known: base, math-only, mmlu-only, mixed"),
     (["nosuchrun"], "no run matching 'nosuchrun'"),
 ])
 def test_bad_input_is_one_line(checkpoint_runs, args, message):

@@ -18,7 +18,7 @@ from typing import Any
 
 from .calls import Context
 from .rows import BuildError, Row, read_rows, row_id
-from .steps import StepResult, step
+from .steps import MINILM, StepResult, step
 
 Encoder = Callable[[list[str]], Any]
 _ENCODER: Encoder | None = None
@@ -130,7 +130,8 @@ def near_duplicates(ids: list[str], texts: list[str], threshold: float, within: 
     return {"drop": drop, "nearest": nearest}
 
 
-@step("dedup", DedupParams, "drop near-duplicates within the set and against other sets (MiniLM cosine)")
+@step("dedup", DedupParams, "drop near-duplicates within the set and against other sets (MiniLM cosine)",
+      needs=MINILM)
 def dedup(rows: list[Row], p: DedupParams, ctx: Context) -> StepResult:
     if not 0 < p.threshold <= 1:
         raise BuildError("step dedup: threshold must be in (0, 1]")

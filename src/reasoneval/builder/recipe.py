@@ -20,11 +20,16 @@
 Every step's rows are written to ``OUT/work/NN-step/FILE``; ``save_as`` also writes them to ``OUT``. String
 values may name environment variables (``${VAR}``). ``OUT/manifest.json`` records the recipe's hash, every
 input's sha256, each step's parameters, input and output hashes, runs (ids, models), report, and the outputs.
+The hashes chain: a step's ``input_sha256`` is the sha256 of the file its rows came from (``sha256sum`` of the
+recipe's input, or of the previous step's ``output``; a ``branch`` step's next step gets that step's own
+input). Every step's dependencies (``Step.needs``: MiniLM and torch for ``dedup``, ...) are checked when the
+recipe is read, before any step runs or any model is asked.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import os
 import shutil
@@ -37,9 +42,11 @@ from .. import __version__
 from .calls import Context
 from .catalog import all_steps
 from .params import from_mapping, to_json
-from .rows import BuildError, Row, file_sha256, read_rows, rows_sha256, write_rows
+from .rows import BuildError, Row, file_sha256, read_rows, write_rows
+from .steps import missing
 
 RESERVED = ("step", "branch", "save_as")
+EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()  # a first step without an input file gets no rows (an empty file)
 
 
 def load_recipe(path: Path) -> dict[str, Any]:
@@ -80,6 +87,10 @@ def check_steps(doc: dict[str, Any], source: Path) -> list[tuple[str, Any, dict[
         values = _expand({k: v for k, v in raw.items() if k not in RESERVED})
         params: Any = from_mapping(steps[name].params, name, values)
         out.append((name, params, {k: raw[k] for k in RESERVED if k in raw}))
+    lacking = [(n, name, need) for n, (name, params, _) in enumerate(out, 1) for need in missing(steps[name].needs(params))]
+    if lacking:  # before the first step: no model is paid for a build that would stop at a later step
+        what = "; ".join(f"step {n} ({name}) needs {need.module}: {need.install}" for n, name, need in lacking)
+        raise BuildError(f"recipe {source}: {what}")
     return out
 
 
@@ -94,10 +105,11 @@ def run_recipe(path: Path, out: Path | None = None, store: Path | None = None, c
     plan = check_steps(doc, path)
     inputs: dict[str, str] = {}
     rows: list[Row] = []
+    in_hash = EMPTY_SHA256  # the sha256 of the file the next step's rows came from: the hashes chain
     if doc.get("input"):
         src = base / str(_expand(doc["input"]))
         rows = read_rows(src)
-        inputs[str(src)] = file_sha256(src)
+        inputs[str(src)] = in_hash = file_sha256(src)
     ctx = Context(store=store, concurrency=concurrency, progress=progress, workdir=out / "work", base=base)
     steps = all_steps()
     manifest: dict[str, Any] = {
@@ -107,12 +119,12 @@ def run_recipe(path: Path, out: Path | None = None, store: Path | None = None, c
     out.mkdir(parents=True, exist_ok=True)
     for n, (name, params, reserved) in enumerate(plan, 1):
         before = len(ctx.runs)
-        in_hash = rows_sha256(rows)
         res = steps[name].run(rows, params, ctx)
         step_file = write_rows(out / "work" / f"{n:02d}-{name}" / final_name, res.rows)
+        out_hash = file_sha256(step_file)
         entry: dict[str, Any] = {
             "index": n, "step": name, "params": to_json(params), "input_sha256": in_hash, "rows_in": len(rows),
-            "rows_out": len(res.rows), "output": str(step_file), "output_sha256": file_sha256(step_file),
+            "rows_out": len(res.rows), "output": str(step_file), "output_sha256": out_hash,
             "runs": ctx.runs[before:], "report": res.report}
         for extra_name, extra_rows in res.extra.items():
             p = write_rows(out / extra_name, extra_rows)
@@ -123,8 +135,8 @@ def run_recipe(path: Path, out: Path | None = None, store: Path | None = None, c
             manifest["outputs"][saved.name] = file_sha256(saved)
             entry["saved_as"] = str(saved)
         manifest["steps"].append(entry)
-        if not reserved.get("branch"):
-            rows = res.rows
+        if not reserved.get("branch"):  # a branch's output is saved aside: the next step gets this one's input
+            rows, in_hash = res.rows, out_hash
     final = write_rows(out / final_name, rows)
     manifest["outputs"][final_name] = file_sha256(final)
     (out / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1), encoding="utf-8")

@@ -4,8 +4,6 @@ made elsewhere)."""
 from __future__ import annotations
 
 import asyncio
-import json
-import math
 import os
 import sys
 from pathlib import Path
@@ -13,8 +11,6 @@ from typing import Annotated, Any
 
 import typer
 
-from ..core import registry
-from ..core.types import GenParams
 from .common import (
     DEFAULT_STORE,
     OptionsOpt,
@@ -82,7 +78,6 @@ def run(
 ) -> None:
     """Run a benchmark against a model, store every completion, score it and print the table."""
     from ..models.base import ModelError
-    from ..runner.spec import RunSpec
     from ..store.sqlite import RunStore
 
     if offline:
@@ -90,37 +85,19 @@ def run(
 
         set_offline(True)
     display = _display_name("--name", name) if name is not None else None
-    _check_finite("--temperature", temperature, low=0.0)
-    _check_finite("--top-p", top_p, low=0.0, high=1.0)
-    name, subset = registry.parse_target(target)
-    bench = bench_with_options(name, option, data)
-    _check_data_path(bench.options.data)
-    mode = mode or bench.default_mode
-    if mode not in bench.modes():
-        fail(f"unknown mode {mode!r} for {name}; known: {', '.join(bench.modes())}")
-    for sub in (subset or "").split(","):
-        if sub and sub not in bench.subsets():
-            fail(f"unknown subset {sub!r} of {name}; known: {', '.join(bench.subsets())}")
-    params, settings_record = _gen_params(bench, model, settings, {
-        "max_tokens": max_tokens, "temperature": temperature, "top_p": top_p, "seed": seed,
-        "reasoning_effort": reasoning_effort, "system": _read_system(system),
-        "extra_body": _extra_body(extra_body)})
-    try:
-        data_version = bench.data_version()
-    except (FileNotFoundError, ValueError) as e:
-        fail(_data_message(bench, e))
-    from ..runner.sample import LIMIT_MODES
+    from ..runner.launch import SpecError, plan_run
 
-    if limit_mode not in LIMIT_MODES:
-        fail(f"unknown --limit-mode {limit_mode!r}: {' or '.join(LIMIT_MODES)}")
-    if fingerprint not in ("sampled", "full"):
-        fail(f"unknown --fingerprint {fingerprint!r}: sampled or full")
     if refresh and retry_unanswered:
         fail("--refresh re-asks every item already; drop --retry-unanswered")
-    spec = RunSpec(name, subset, mode, model, params, samples, seed or 0, limit, judge, bench.options,
-                   data_version=data_version, settings=settings_record, limit_mode=limit_mode,
-                   limit_seed=limit_seed, fingerprint=fingerprint)
-    _check_selects_items(bench, spec)
+    try:
+        bench, spec = plan_run(
+            target, model, mode=mode, limit=limit, limit_mode=limit_mode, limit_seed=limit_seed, samples=samples,
+            seed=seed, max_tokens=max_tokens, temperature=temperature, top_p=top_p,
+            reasoning_effort=reasoning_effort, system=_read_system(system), extra_body=extra_body,
+            settings=settings, judge=judge, data=data, option_pairs=option, say=_say, fingerprint=fingerprint)
+    except SpecError as e:
+        fail(str(e))
+    mode = spec.mode
     if executor not in ("local", "ray"):
         fail(f"unknown executor {executor!r}: local or ray")
     try:
@@ -128,13 +105,12 @@ def run(
     except OSError as e:
         fail(f"{model}: cannot read the model files: {e}")
     announce = f"run {run_id}: {target} ({mode}) on {model}  [store {store}]"
-    from ..models.limits import ResponseLimits
-    from ..models.openai_compat import HTTPOptions
+    from ..runner.launch import http_options
 
-    http = HTTPOptions(timeout_s=timeout_total, connect_timeout_s=timeout_connect, read_timeout_s=timeout_read,
-                       hedge_after_s=hedge_after, abandon_after_s=abandon_after, stream=stream,
-                       max_extra_share=max_extra_requests,
-                       limits=ResponseLimits.of(max_response_mb, max_decoded_mb, max_response_chars))
+    http = http_options(timeout_total=timeout_total, timeout_connect=timeout_connect, timeout_read=timeout_read,
+                        hedge_after=hedge_after, abandon_after=abandon_after, stream=stream,
+                        max_extra_requests=max_extra_requests, max_response_mb=max_response_mb,
+                        max_decoded_mb=max_decoded_mb, max_response_chars=max_response_chars)
     from ..runner.signals import Termination
 
     st = RunStore(store)
@@ -230,38 +206,6 @@ def _requests_line(r: dict[str, Any]) -> str:
             + (f", {r['extra_denied']} attempts held at the cap" if r.get("extra_denied") else ""))
 
 
-def _check_finite(flag: str, value: float | None, low: float, high: float | None = None) -> None:
-    """A sampling parameter is a finite number in range (NaN and infinity are not JSON: no server takes them)."""
-    if value is None:
-        return
-    if not math.isfinite(value) or value < low or (high is not None and value > high):
-        fail(f"{flag} {value}: must be a number from {low:g}" + (f" to {high:g}" if high is not None else " up"))
-
-
-def _check_data_path(raw: str | None) -> None:
-    """``--data`` (or ``-O data=``) names a folder or a non-empty regular file: a device, a pipe (``/dev/zero``)
-    or an empty file is one line before any benchmark reads it (a missing path: the benchmark explains its
-    expected layout)."""
-    if not raw:
-        return
-    p = Path(raw).expanduser()
-    if not p.exists() or p.is_dir():
-        return
-    if not p.is_file():
-        fail(f"--data {raw}: not a regular file or folder")
-    if p.stat().st_size == 0:
-        fail(f"--data {raw}: empty file (0 bytes), no items")
-
-
-def _data_message(bench: Any, e: Exception) -> str:
-    """The message of a data error; a file that is not text is named (the decoder's message does not)."""
-    raw = bench.options.data
-    if isinstance(e, UnicodeDecodeError) and raw:
-        where = f"--data {raw}" if Path(raw).is_file() else f"a file under --data {raw}"
-        return f"{where}: not UTF-8 text ({e.reason} at byte {e.start + 1}); expected JSON, JSON lines or Parquet"
-    return str(e)
-
-
 def _read_system(system: str | None) -> str | None:
     if system and system.startswith("@"):
         try:
@@ -269,73 +213,6 @@ def _read_system(system: str | None) -> str | None:
         except OSError as e:
             fail(f"--system {system}: {e.strerror or e}")
     return system or None
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def _extra_body(text: str | None) -> str | None:
-    try:
-        if text:
-            obj = json.loads(text, parse_constant=_no_constant)  # NaN / Infinity: Python reads them, servers do not
-            if isinstance(obj, dict):
-                from ..models.choices import check_extra_body
-
-                check_extra_body(obj)  # "n": 2 would ask for answers nobody reads (one answer per request)
-        return GenParams.canonical_extra(text)
-    except ValueError as e:
-        fail(f"--extra-body: {e}")
-
-
-LOCAL_KINDS = ("llamacpp", "hf", "vllm")
-
-
-def _gen_params(bench: Any, model: str, settings: str | None,
-                flags: dict[str, Any]) -> tuple[GenParams, dict[str, Any] | None]:
-    """The benchmark's defaults, then the named settings (printed), then explicit flags; and the record of
-    the settings applied for the run."""
-    import dataclasses
-
-    from ..core.presets import presets_for
-
-    base: GenParams = bench.default_params
-    given = {k: v for k, v in flags.items() if v is not None}
-    record = None
-    if settings:
-        presets = presets_for(bench)
-        if settings not in presets:
-            known = ", ".join(presets) or "none"
-            fail(f"{bench.name} has no settings {settings!r}; known: {known}")
-        preset = presets[settings]
-        overridden = sorted(k for k in given if k in preset.params and given[k] != preset.params[k])
-        for line in preset.describe(overridden):
-            typer.echo(line, err=True)
-        params = preset.apply(base, given)
-        record = preset.record(overridden)
-    else:
-        params = dataclasses.replace(base, **given)
-    if model.partition("/")[0] in LOCAL_KINDS:
-        ignored = [k for k in ("reasoning_effort", "extra_body") if getattr(params, k) is not None]
-        if ignored:
-            typer.echo(f"note: {', '.join(ignored)} apply to HTTP backends only; {model} ignores them", err=True)
-    return params, record
-
-
-def _check_selects_items(bench: Any, spec: Any) -> None:
-    """A subset/mode pair that selects nothing is a mistake, not an empty run."""
-    from ..runner.engine import load_items
-
-    try:
-        if load_items(bench, spec):
-            return
-        target = spec.benchmark + (f":{spec.subset}" if spec.subset else "")
-        applies = [s for s in bench.subsets() if bench.load(s, spec.mode)]
-    except (FileNotFoundError, ValueError, KeyError) as e:
-        fail(str(e.args[0]) if isinstance(e, KeyError) else _data_message(bench, e))
-    hint = (f"mode {spec.mode!r} applies to: {', '.join(applies)}" if applies
-            else f"no subset has items in mode {spec.mode!r}")
-    fail(f"{target} has no items in mode {spec.mode!r}; {hint}")
 
 
 def _explain_errors(st: Any, result: Any) -> int:

@@ -38,8 +38,9 @@ def _hf() -> Any:
 
 
 def _what_to_do(spec: ReleaseSpec) -> str:
+    local = spec.local_hint or f"point `reasoneval run {spec.benchmark} --data PATH` at a local copy"
     return (f"pull it where the Hub is reachable (`reasoneval data pull {spec.benchmark}`) and copy the HF cache, "
-            f"or point `reasoneval run {spec.benchmark} --data PATH` at a local copy")
+            f"or {local}")
 
 
 def _explain(spec: ReleaseSpec, revision: str, e: Exception) -> HubError:

@@ -27,6 +27,9 @@ class ReleaseSpec:
     homepage: str
     pull_all: bool = True  # pulled by a bare `reasoneval data pull` (training sets are pulled only by name)
     split: str | None = None  # only this split's files of each config (None: every file of the config)
+    #: how to use a local copy instead, as the offline hint says it (None: ``reasoneval run NAME --data PATH``,
+    #: right for a benchmark's test data; a training set names the command that reads it)
+    local_hint: str | None = None
 
     def revision_for(self, override: str | None = None) -> str:
         return override or self.revision

@@ -6,8 +6,8 @@
   :func:`verl_row` (a benchmark's rows go to its own verl scorer by their ``data_source``).
 
 Math rows are judged by math-verify, a benchmark's rows by its own code; all in time-bounded sandbox workers,
-and nothing a model writes is executed. The workers are forked from a fork server, so a training script keeps
-its top-level work under ``if __name__ == "__main__":`` (as with any multiprocessing start method but fork).
+and nothing a model writes is executed. The workers are clean interpreters of our own module
+(``scoring/sandbox_worker.py``), never the caller's ``__main__``: no ``if __name__ == "__main__":`` guard is needed.
 """
 
 from typing import Any

@@ -1,6 +1,9 @@
 """verl's reward convention: ``compute_score(data_source, solution_str, ground_truth, extra_info=None)``.
 
-Point verl's ``custom_reward_function.path`` at this module (``name: compute_score``). A row whose
+Point verl's ``custom_reward_function.path`` at this module: ``pkg://reasoneval.rewards.verl`` (verl imports it by
+name), or the installed file itself (``python -c "import reasoneval.rewards.verl as v; print(v.__file__)"``),
+which verl's loader runs as a file outside any package: so this module imports only absolutely (no relative
+import at the entry), and ``name: compute_score``. A row whose
 ``data_source`` names a benchmark with its own verl scorer (``Benchmark.rewards()["verl.compute_score"]``, a
 benchmark's own training rows) is scored by it; any other row has a gold final answer (``ground_truth``), decided
 by math-verify. :func:`verl_row` turns an exported training row into verl's RL schema
@@ -11,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import math as M
-from .plugins import for_source
+from reasoneval.rewards import math as M  # absolute: verl may load this file outside its package
+from reasoneval.rewards.plugins import for_source
 
 
 def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any = None) -> float:

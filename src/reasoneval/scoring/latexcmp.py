@@ -36,7 +36,7 @@ from .sandbox import BudgetExhausted, RemoteError, SandboxPool, SandboxTimeout, 
 
 # latexparse imports SymPy's LaTeX converter itself, without its bra-ket import (latexparse.import_converter);
 # the last four are what SymPy imports lazily on the first ``simplify`` / ``Add`` / ``log`` / relational of a
-# worker (measured on the KOR-Bench answers): imported once in the fork server, not again in every worker
+# worker (measured on the KOR-Bench answers): imported by a worker before it is ready, not during its first task
 PRELOAD = ("sympy", "sympy.parsing.latex", "reasoneval.scoring.latexparse", "sympy.physics.units",
            "sympy.tensor.tensor", "sympy.sets.setexpr", "sympy.assumptions.wrapper")
 MAX_CANON_CHARS = 4000  # longer canonical forms are stored as a digest
@@ -104,7 +104,7 @@ _WARMUP_EXPRS = (
 
 
 def warm_up() -> None:
-    """Import and exercise the parser and simplifier once (run inside the sandbox fork server).
+    """Import and exercise the parser and simplifier once (run inside each sandbox worker before it is ready).
 
     Off by default: measured on 2 cores it delays the first worker more than it saves them."""
     for e in _WARMUP_EXPRS:
@@ -132,6 +132,29 @@ def environment_key() -> str:
             return "none"
 
     return f"v{_SCHEMA};sympy={ver('sympy')};antlr4={ver('antlr4-python3-runtime')}"
+
+
+#: SymPy's LaTeX parser is generated for this ANTLR runtime and refuses any other
+ANTLR_RUNTIME = "4.11"
+
+
+class LatexRuntimeError(RuntimeError):
+    """SymPy's LaTeX parser cannot run here (another ANTLR runtime): verdicts would silently fall back."""
+
+
+def runtime_problem() -> str | None:
+    """Why SymPy's LaTeX parser cannot run in this environment, or None. Under another ANTLR runtime (hydra-core
+    1.3, and so verl, pins 4.9.x) every string would fail to parse and the verdicts that need it would fall back
+    to string comparison without a word; a scorer that needs it refuses instead."""
+    try:
+        version = metadata.version("antlr4-python3-runtime")
+    except metadata.PackageNotFoundError:
+        version = None
+    if version is not None and (version == ANTLR_RUNTIME or version.startswith(ANTLR_RUNTIME + ".")):
+        return None
+    return (f"LaTeX equivalence verdicts need SymPy's LaTeX parser, which needs antlr4-python3-runtime "
+            f"{ANTLR_RUNTIME}.x; this environment has {version or 'none'} (hydra-core 1.3 / verl pin 4.9.x): score "
+            "in an environment installed with reasoneval's constraints (docs/install.md, 'Next to verl')")
 
 
 SEED_PATH = Path(__file__).with_name("data") / "latex-seed.json"
@@ -288,6 +311,9 @@ class LatexCanonicalizer:
     def _get_pool(self) -> SandboxPool:
         with self._lock:
             if self._pool is None:
+                problem = runtime_problem()
+                if problem is not None:
+                    raise LatexRuntimeError(problem)
                 self._pool = SandboxPool(
                     self._workers,
                     preload=PRELOAD,
@@ -331,9 +357,14 @@ class LatexCanonicalizer:
                 return fut
             self.stats["computed"] += 1
             fut = Future()
+            try:
+                pool = self._get_pool()
+            except LatexRuntimeError:
+                self.stats["computed"] -= 1
+                raise  # no verdict at all rather than one that silently fell back
             self._memo[key] = fut
             try:
-                raw = self._get_pool().submit(fn, *args, timeout=self.timeout, deadline=deadline, group=group)
+                raw = pool.submit(fn, *args, timeout=self.timeout, deadline=deadline, group=group)
             except Exception as e:  # noqa: BLE001 - a broken pool is a failed comparison, not a crash
                 raw = Future()
                 raw.set_exception(WorkerCrashed(f"sandbox unavailable: {e}"))

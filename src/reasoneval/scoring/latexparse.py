@@ -17,7 +17,7 @@ mode are never read in the other. ``tests/scoring/test_latexparse.py`` checks th
 
 SymPy's converter module imports ``sympy.physics.quantum`` at its top for two names, ``Bra`` and ``Ket``, which
 it only calls when an answer is written in bra-ket notation. That import is half of the whole SymPy start-up
-(~0.7 s of ~1.45 s on 2 cores), paid by the sandbox fork server before any worker can start: this module imports
+(~0.7 s of ~1.45 s on 2 cores), paid by every sandbox worker before it is ready: this module imports
 the converter with those two names bound to :class:`_Deferred` stand-ins that import the real classes on their
 first call, and leaves ``sys.modules`` as it was (``sympy.physics.quantum`` itself is never replaced).
 
@@ -64,7 +64,7 @@ def import_converter() -> types.ModuleType:
             del sys.modules[_QUANTUM_STATE]
 
 
-import_converter()  # at import: this module is preloaded by the sandbox fork server in SymPy's stead
+import_converter()  # at import: this module is preloaded by the sandbox workers in SymPy's stead
 
 _SLL: tuple[Any, ...] | None = None
 

@@ -176,7 +176,7 @@ PRELOAD = ("sympy", "math_verify")
 
 
 def warm_up() -> None:
-    """Import math-verify and run one comparison (in the fork server and in each worker, before ready)."""
+    """Import math-verify and run one comparison (in each worker, before it is ready)."""
     import warnings
 
     with warnings.catch_warnings():
@@ -212,7 +212,7 @@ def _pool() -> SandboxPool:
     with _POOL_LOCK:
         if _POOL is None or _POOL.broken:  # a pool whose workers did not start is tried afresh
             _POOL = SandboxPool(MAX_WORKERS, preload=PRELOAD, initializer=_init_worker, memory_limit_mb=4096,
-                                default_timeout=DEFAULT_TIMEOUT_S, warmup=(f"{__name__}:warm_up",),
+                                default_timeout=DEFAULT_TIMEOUT_S,
                                 startup_timeout=STARTUP_TIMEOUT_S)
         return _POOL
 

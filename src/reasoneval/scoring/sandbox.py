@@ -1,19 +1,23 @@
 """A time-bounded worker-process pool for work that may hang or blow up (SymPy on model output, ...).
 
 * ``submit(fn, *args, timeout=...)`` returns a :class:`concurrent.futures.Future`; ``fn`` and ``args`` must be
-  picklable (module-level functions). The future resolves to the return value, or raises
-  :class:`SandboxTimeout` (the worker ran past ``timeout``: it is killed and a fresh one takes its place),
-  :class:`WorkerCrashed` (the process died, e.g. out of memory) or :class:`RemoteError` (``fn`` raised).
+  picklable (module-level functions of an importable module). The future resolves to the return value, or
+  raises :class:`SandboxTimeout` (the worker ran past ``timeout``: it is killed and a fresh one takes its
+  place), :class:`WorkerCrashed` (the process died, e.g. out of memory) or :class:`RemoteError` (``fn`` raised).
 * Timeouts are enforced from the parent by killing the process: no ``signal.alarm``, so it works from any
   thread and against C code that never returns to the interpreter.
-* Workers are forked from a ``forkserver`` whose ``preload`` modules are imported once, so a respawn after a
-  kill costs milliseconds, not a fresh interpreter start. Optional per-worker address-space limit.
-* Several kinds of work share the one fork server: it preloads every pool's ``preload`` modules known when
-  it starts, and a worker imports its own pool's ``preload`` and runs its ``initializer`` (math-verify, the
-  LaTeX parser, ...) before it reports ready. A task is sent only to a ready worker and its time limit
+* Each worker is a clean interpreter of our own module (``python -m reasoneval.scoring.sandbox_worker``,
+  talking over its stdin/stdout pipes), as the engine host does (``models/worker.py``). Nothing of the caller's
+  ``__main__`` is imported or run there: a reward called from ``python -`` (stdin), a notebook or a script
+  without an ``if __name__ == "__main__":`` guard works, its top-level code runs once, and a training script's
+  torch/TRL imports are not repeated in every worker. The worker gets the caller's ``sys.path``, so ``fn`` may
+  live in any module the caller can import.
+* A worker imports its pool's ``preload`` modules, runs its ``warmup`` functions and ``initializer`` (math-verify,
+  the LaTeX parser, ...) before it reports ready. A task is sent only to a ready worker and its time limit
   starts then, so import and warm-up time never count against a task's timeout; a worker that does not
   become ready within ``startup_timeout`` is killed and replaced (the pool fails after
-  ``MAX_STARTUP_FAILURES`` in a row, so callers never wait for ever).
+  ``MAX_STARTUP_FAILURES`` in a row, so callers never wait for ever). A replacement after a kill is a fresh
+  interpreter: it costs its imports again (about a second for SymPy), on that worker slot only.
 * One dispatcher thread per pool; ``submit`` is thread-safe.
 """
 
@@ -21,33 +25,22 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import multiprocessing as mp
 import os
+import subprocess
 import sys
 import threading
 import time
-import traceback
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection, wait
+from multiprocessing.connection import Connection, Pipe, wait
+from pathlib import Path
 from typing import Any
 
-WARMUP_ENV = "REASONEVAL_SANDBOX_WARMUP"
+WORKER_MODULE = "reasoneval.scoring.sandbox_worker"  # run as ``python -m`` for each worker
 READY = "ready"  # a worker's first message: imports and initializer done
 MAX_STARTUP_FAILURES = 3  # workers in a row that die or hang before ready: the pool gives up
-_PRELOADS: list[str] = []  # every module a pool in this process asked the fork server to preload
-
-
-def _run_warmups(spec: str) -> None:
-    """``"pkg.mod:func,pkg2.mod:func2"``: call each (errors ignored); used inside the fork server."""
-    import importlib
-
-    for item in filter(None, spec.split(",")):
-        mod, _, func = item.partition(":")
-        with contextlib.suppress(Exception):
-            getattr(importlib.import_module(mod), func)()
 
 
 class SandboxTimeout(TimeoutError):
@@ -64,49 +57,6 @@ class WorkerCrashed(RuntimeError):
 
 class RemoteError(RuntimeError):
     """The task raised inside the worker; ``args[0]`` is the formatted exception."""
-
-
-def _limit_memory(limit_mb: int | None) -> None:
-    if not limit_mb:
-        return
-    with contextlib.suppress(Exception):
-        import resource
-
-        soft = limit_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (soft, soft))
-
-
-def _worker_main(conn: Connection, limit_mb: int | None, initializer: Callable[[], Any] | None,
-                 preload: Sequence[str] = ()) -> None:
-    import importlib
-
-    _limit_memory(limit_mb)
-    for mod in preload:  # already imported when the fork server preloaded it
-        with contextlib.suppress(Exception):
-            importlib.import_module(mod)
-    if initializer is not None:
-        with contextlib.suppress(Exception):
-            initializer()
-    try:
-        conn.send(READY)
-    except (EOFError, OSError):
-        return
-    while True:
-        try:
-            msg = conn.recv()
-        except (EOFError, OSError):
-            return
-        if msg is None:
-            return
-        task_id, fn, args = msg
-        try:
-            reply = (task_id, True, fn(*args))
-        except BaseException as e:  # noqa: BLE001 - everything is reported back
-            reply = (task_id, False, "".join(traceback.format_exception_only(type(e), e)).strip())
-        try:
-            conn.send(reply)
-        except Exception as e:  # unpicklable result
-            conn.send((task_id, False, f"unpicklable result: {e!r}"))
 
 
 @dataclass
@@ -158,50 +108,67 @@ class _FairQueue:
         return (t for g in self._groups.values() for t in g)
 
 
+class _Proc:
+    """A worker's process (:class:`subprocess.Popen`), as the pool uses it."""
+
+    def __init__(self, popen: subprocess.Popen[bytes]) -> None:
+        self.popen = popen
+        self.pid = popen.pid
+
+    def is_alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError):
+            self.popen.kill()
+
+    def join(self, timeout: float | None = None) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout)
+
+
+def _worker_env() -> dict[str, str]:
+    """The caller's environment, with this package's parent first on ``PYTHONPATH`` (so ``python -m`` finds the
+    same reasoneval the caller imported, even one put on ``sys.path`` by hand)."""
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])
+    parts = [root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and p != root]
+    env["PYTHONPATH"] = os.pathsep.join(parts)
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    return env
+
+
+def start_worker(limit_mb: int | None, initializer: Callable[[], Any] | None, preload: Sequence[str] = (),
+                 warmup: Sequence[str] = ()) -> tuple[_Proc, Connection, Connection]:
+    """Start one worker interpreter; returns (process, connection to read from, connection to write to). The
+    set-up (the caller's ``sys.path``, memory limit, modules, warm-ups, initializer) is sent at once; the
+    worker answers :data:`READY` when done."""
+    # -P: the working directory is not put first on the path (a json.py there must not replace the stdlib's
+    # before the worker has the caller's own path)
+    popen = subprocess.Popen([sys.executable, "-P", "-m", WORKER_MODULE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             env=_worker_env(), close_fds=True)
+    assert popen.stdin is not None and popen.stdout is not None
+    rconn = Connection(os.dup(popen.stdout.fileno()), writable=False)
+    wconn = Connection(os.dup(popen.stdin.fileno()), readable=False)
+    popen.stdin.close()
+    popen.stdout.close()
+    with contextlib.suppress(OSError):  # a worker that died at once is seen as not starting
+        wconn.send({"sys_path": list(sys.path), "limit_mb": limit_mb, "preload": list(preload),
+                    "warmup": list(warmup)})
+        wconn.send(initializer)
+    return _Proc(popen), rconn, wconn
+
+
 @dataclass
 class _Worker:
-    proc: Any
-    conn: Connection
+    proc: _Proc
+    conn: Connection  # the worker's replies
+    wconn: Connection  # its tasks
     task: _Task | None = None
     deadline: float = float("inf")
     started: float = field(default_factory=time.monotonic)
     started_task: float = 0.0
     ready: bool = False  # imports and initializer done: tasks may be sent
-
-
-def _start_forkserver(ctx: Any, warmup: Sequence[str]) -> None:
-    """Start the fork server now, with ``warmup`` functions run once there after the preload imports, so
-    every worker (and every respawn) is forked with warm caches. No effect if it is already running."""
-    from multiprocessing import forkserver
-
-    if getattr(forkserver._forkserver, "_forkserver_pid", None) is not None:  # already running
-        return
-    old = os.environ.get(WARMUP_ENV)
-    os.environ[WARMUP_ENV] = ",".join(warmup)
-    try:
-        forkserver.ensure_running()
-    finally:
-        if old is None:
-            os.environ.pop(WARMUP_ENV, None)
-        else:
-            os.environ[WARMUP_ENV] = old
-
-
-def default_context(preload: Sequence[str] = ()) -> Any:
-    """``forkserver`` on Linux (preloading ``__main__`` like the default, plus ``preload``), else ``spawn``.
-
-    The fork server is one per process: it preloads the ``preload`` of every pool made before it starts
-    (workers of a pool made later import their own modules before they report ready).
-    As with any multiprocessing start method but ``fork``, a script that uses the pool must keep its
-    top-level work under ``if __name__ == "__main__":``.
-    """
-    if sys.platform.startswith("linux") and "forkserver" in mp.get_all_start_methods():
-        ctx = mp.get_context("forkserver")
-        _PRELOADS.extend(m for m in preload if m not in _PRELOADS)
-        if _PRELOADS:
-            ctx.set_forkserver_preload(["__main__", *_PRELOADS, __name__])
-        return ctx
-    return mp.get_context("spawn")
 
 
 class SandboxPool:
@@ -213,17 +180,14 @@ class SandboxPool:
         initializer: Callable[[], Any] | None = None,
         memory_limit_mb: int | None = 4096,
         default_timeout: float | None = 10.0,
-        context: Any = None,
         warmup: Sequence[str] = (),
         startup_timeout: float = 60.0,
     ) -> None:
-        """``preload``: modules every worker imports before it is ready (the fork server too, when it starts
-        after this pool is made); ``initializer``: a module-level function each worker runs then (errors
-        ignored); ``warmup``: ``"module:function"`` run once in the fork server if this pool starts it;
-        ``startup_timeout``: seconds a worker may take to get ready."""
+        """``preload``: modules every worker imports before it is ready; ``warmup``: ``"module:function"`` each
+        worker runs then; ``initializer``: a module-level function each worker runs last (errors ignored in
+        all three); ``startup_timeout``: seconds a worker may take to get ready."""
         self.size = max(1, workers or os.cpu_count() or 1)
         self._preload = tuple(preload)
-        self._ctx = context or default_context(preload)
         self._warmup = tuple(warmup)
         self._initializer = initializer
         self._limit_mb = memory_limit_mb
@@ -233,7 +197,7 @@ class SandboxPool:
         self._pending = _FairQueue()
         self._workers: list[_Worker] = []
         self._lock = threading.Lock()
-        self._wake_r, self._wake_w = mp.Pipe(duplex=False)
+        self._wake_r, self._wake_w = Pipe(duplex=False)
         self._ids = itertools.count()
         self._closed = False
         self._thread: threading.Thread | None = None
@@ -308,9 +272,6 @@ class SandboxPool:
     def _ensure_thread(self) -> None:  # called with the lock held
         if self._thread is not None:
             return
-        if self._ctx.get_start_method() == "forkserver":
-            with contextlib.suppress(Exception):
-                _start_forkserver(self._ctx, self._warmup)
         self._thread = threading.Thread(target=self._run, name="sandbox-dispatch", daemon=True)
         self._thread.start()
 
@@ -319,23 +280,20 @@ class SandboxPool:
             self._wake_w.send_bytes(b"x")
 
     def _spawn(self) -> _Worker:
-        parent, child = self._ctx.Pipe(duplex=True)
-        proc = self._ctx.Process(target=_worker_main, args=(child, self._limit_mb, self._initializer, self._preload),
-                                 daemon=True)
-        proc.start()
-        child.close()
-        return _Worker(proc, parent)
+        proc, rconn, wconn = start_worker(self._limit_mb, self._initializer, self._preload, self._warmup)
+        return _Worker(proc, rconn, wconn)
 
     def _stop(self, w: _Worker, graceful: bool = False) -> None:
         if graceful and w.task is None:
             with contextlib.suppress(Exception):
-                w.conn.send(None)
+                w.wconn.send(None)
             w.proc.join(timeout=0.5)
         if w.proc.is_alive():
             w.proc.kill()
-            w.proc.join(timeout=5)
-        with contextlib.suppress(Exception):
-            w.conn.close()
+        w.proc.join(timeout=5)  # reaped, never left a zombie
+        for c in (w.conn, w.wconn):
+            with contextlib.suppress(Exception):
+                c.close()
 
     def _replace(self, w: _Worker) -> None:
         self._stop(w)
@@ -442,7 +400,7 @@ class SandboxPool:
                 if task is None:
                     return
                 try:
-                    w.conn.send((task.id, task.fn, task.args))
+                    w.wconn.send((task.id, task.fn, task.args))
                 except Exception as e:  # unpicklable task or dead worker
                     task.future.set_exception(RemoteError(f"could not send task: {e!r}"))
                     if not w.proc.is_alive():
@@ -472,6 +430,3 @@ class SandboxPool:
         else:
             task.future.set_exception(RemoteError(value))
 
-
-if os.environ.get(WARMUP_ENV):  # imported as a preload module inside the fork server
-    _run_warmups(os.environ[WARMUP_ENV])

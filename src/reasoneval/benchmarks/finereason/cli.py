@@ -129,7 +129,12 @@ def export_cmd(
             puz = puzzle_of_path(path)
             pool.setdefault(puz, []).extend(load_states(puz, path))
         samples = resolve_math(math, offline=offline or None).load()
-        mix = build_mix(samples, pool if states else training_states(cfg, names), cfg)
+        if not states:
+            from ...cli.bars import bars
+
+            with bars("puzzle states") as (tick,):
+                pool = training_states(cfg, names, progress=tick)
+        mix = build_mix(samples, pool, cfg)
     except (DataError, StateError, ValueError, RuntimeError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
@@ -170,9 +175,12 @@ def sweep_cmd(
             return
         src = resolve_math(math or rec.math, offline=offline or None)
         samples = src.load()
+        from ...cli.bars import bars
         from .sweep import run_sweep
 
-        mans = run_sweep(rec, Path(outdir), mixes, samples, src.provenance, log=lambda s: typer.echo(s, err=True))
+        with bars("puzzle states", "mixes") as (states_tick, mix_tick):
+            mans = run_sweep(rec, Path(outdir), mixes, samples, src.provenance, log=lambda s: typer.echo(s, err=True),
+                             pool_progress=states_tick, mix_progress=mix_tick)
     except (DataError, StateError, ValueError, RuntimeError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc

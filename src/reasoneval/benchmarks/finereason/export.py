@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -169,29 +169,100 @@ def _released_keys(puzzle: str) -> set[str]:
             for q in load_questions(puzzle)}
 
 
-def training_states(cfg: MixConfig, puzzles: Iterable[str] = TRAIN_PUZZLES) -> dict[str, list[dict[str, Any]]]:
+#: extra rounds of fresh states when instances equal to released ones (or a generator that runs short) leave a
+#: label below its need; each round draws the shortfall with a margin, under seeds of its own
+TOPUP_ROUNDS = 12
+TOPUP_MARGIN = 1.15
+_ROUND_SEED = 1_000_000_007  # a top-up round's seeds: the first round's + round x this
+
+
+def label_needs(cfg: MixConfig) -> dict[str, int]:
+    """States of each label that ``cfg``'s puzzle part draws."""
+    n_puz = cfg.total - round(cfg.total * cfg.math_ratio)
+    n_uns = round(n_puz * cfg.unsolvable_ratio)
+    return {SOLVABLE: n_puz - n_uns, UNSOLVABLE: n_uns}
+
+
+def training_states(cfg: MixConfig, puzzles: Iterable[str] = TRAIN_PUZZLES,
+                    progress: Callable[[int, int], None] | None = None) -> dict[str, list[dict[str, Any]]]:
     """Freshly generated states (instances identical to a released puzzle are dropped), enough for ``cfg``."""
-    return states_pool(per_label_need(cfg), cfg.seed, puzzles)
+    return states_pool(per_label_need(cfg), cfg.seed, puzzles, needs=label_needs(cfg), progress=progress)
 
 
 def per_label_need(cfg: MixConfig) -> int:
     """States of the more frequent label that ``cfg``'s puzzle part draws."""
-    n_puz = cfg.total - round(cfg.total * cfg.math_ratio)
-    n_uns = round(n_puz * cfg.unsolvable_ratio)
-    return max(n_uns, n_puz - n_uns)
+    return max(label_needs(cfg).values())
 
 
-def states_pool(per_label: int, seed: int, puzzles: Iterable[str] = TRAIN_PUZZLES) -> dict[str, list[dict[str, Any]]]:
+def _instance_key(puzzle: str, rec: dict[str, Any]) -> str:
+    return json.dumps([rec["inputs"].get(k) for k in INSTANCE_KEYS[puzzle]], sort_keys=True)
+
+
+def states_pool(per_label: int, seed: int, puzzles: Iterable[str] = TRAIN_PUZZLES, *,
+                needs: Mapping[str, int] | None = None,
+                progress: Callable[[int, int], None] | None = None) -> dict[str, list[dict[str, Any]]]:
     """Fresh label-balanced states, ``2 * per_label`` split over ``puzzles`` (released instances dropped); a
-    sweep draws all its mixes from one pool made for its largest need."""
+    sweep draws all its mixes from one pool made for its largest need.
+
+    ``needs`` (default ``per_label`` of each label): what the pool must hold at least. When the first draw
+    falls short (instances equal to released ones dropped; a generator running out), more states are drawn in
+    rounds (:data:`TOPUP_ROUNDS`, each the shortfall x :data:`TOPUP_MARGIN` under seeds of its own); a pool
+    that is still short is a ValueError naming the shortfall. A state is taken once (a repeated instance, as
+    Game of 24's small instance space makes, repeats its states). The first draw is the generator call it
+    always was.
+    ``progress(states kept, states needed)`` is called as states are made."""
     puzzles = list(puzzles)
-    out: dict[str, list[dict[str, Any]]] = {}
-    for i, puzzle in enumerate(puzzles):
-        share = -(-2 * per_label // len(puzzles))  # balanced sets: 2 x the larger label, split over puzzles
-        released = _released_keys(puzzle)
-        recs = generate_states(puzzle, share, seed=seed * 1000 + i)
-        out[puzzle] = [r for r in recs if json.dumps([r["inputs"].get(k) for k in INSTANCE_KEYS[puzzle]],
-                                                     sort_keys=True) not in released]
+    want = {SOLVABLE: per_label, UNSOLVABLE: per_label} if needs is None else {
+        SOLVABLE: needs.get(SOLVABLE, 0), UNSOLVABLE: needs.get(UNSOLVABLE, 0)}
+    out: dict[str, list[dict[str, Any]]] = {p: [] for p in puzzles}
+    if not puzzles:
+        return out
+    have = {SOLVABLE: 0, UNSOLVABLE: 0}
+    seen: set[tuple[str, str]] = set()
+    target = max(sum(want.values()), 1)
+
+    released = {p: _released_keys(p) for p in puzzles}
+
+    def kept() -> int:
+        return sum(min(have[lab], want[lab]) for lab in want)
+
+    shown = 0
+
+    def report(done: int) -> None:  # never backwards: states made, then some dropped, keep the bar where it was
+        nonlocal shown
+        shown = max(shown, min(done, target))
+        if progress is not None:
+            progress(shown, target)
+
+    for rnd in range(TOPUP_ROUNDS + 1):
+        short = max(want[lab] - have[lab] for lab in want)
+        if rnd == 0:
+            share = -(-2 * per_label // len(puzzles))  # balanced sets: 2 x the larger label, split over puzzles
+        elif short <= 0:
+            break
+        else:
+            share = -(-int(2 * short * TOPUP_MARGIN) // len(puzzles)) + 2
+        if share <= 0:
+            continue
+        for i, puzzle in enumerate(puzzles):
+            base = kept()
+            tick = None if progress is None else (lambda n, b=base: report(b + n))
+            recs = generate_states(puzzle, share, seed=seed * 1000 + i + rnd * _ROUND_SEED, progress=tick)
+            for r in recs:
+                if _instance_key(puzzle, r) in released[puzzle]:
+                    continue
+                ident = (puzzle, json.dumps(r["inputs"], sort_keys=True))
+                if ident in seen:  # the same state of a repeated instance (Game of 24's are few): once
+                    continue
+                seen.add(ident)
+                out[puzzle].append(r)
+                have[r["outputs"]["current_status"]] += 1
+            report(kept())
+    missing = {lab: want[lab] - have[lab] for lab in want if have[lab] < want[lab]}
+    if missing:
+        raise ValueError("could not draw enough fresh puzzle states after "
+                         f"{TOPUP_ROUNDS} extra rounds: " + ", ".join(f"need {want[lab]} {lab}, have {have[lab]}"
+                                                                     for lab in missing))
     return out
 
 
@@ -214,5 +285,5 @@ def export_training(math_path: str | Path | Sequence[dict[str, str]], fh: IO[str
     return write_mix(build_mix(math, pool, cfg), fh)
 
 
-__all__ = ["MixConfig", "build_mix", "export_training", "load_math", "puzzle_sample", "target_state",
+__all__ = ["MixConfig", "build_mix", "export_training", "label_needs", "load_math", "puzzle_sample", "target_state",
            "per_label_need", "states_pool", "training_states", "write_mix"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .data import load_questions, load_states
@@ -164,7 +164,8 @@ def generated_instances(puzzle: str, rng: random.Random) -> Iterator[dict[str, A
 
 
 def generate_states(puzzle: str, n: int, seed: int = 0, from_path: str | None = None,
-                    cfg: SampleConfig | None = None, max_instances: int | None = None) -> list[dict[str, Any]]:
+                    cfg: SampleConfig | None = None, max_instances: int | None = None,
+                    progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """``n`` state records in the release schema (fewer only if the instances run out).
 
     Instances come from ``from_path`` (a ``*_questions.json`` file, cycled through at most 20 times) when
@@ -185,4 +186,4 @@ def generate_states(puzzle: str, n: int, seed: int = 0, from_path: str | None = 
         stream = itertools.chain.from_iterable(itertools.repeat(questions, 20))
     else:
         stream = itertools.islice(generated_instances(puzzle, rng), max_instances if max_instances else max(n, 1))
-    return sample_records(puzzle, stream, n, rng, make_engine_factory(puzzle, clue_orders), cfg)
+    return sample_records(puzzle, stream, n, rng, make_engine_factory(puzzle, clue_orders), cfg, progress)

@@ -10,8 +10,8 @@ The columns are those ``reasoneval finereason export`` writes (``source``, ``tas
 ``gold``, ``answer``, ...). Puzzle rows are judged by the puzzle engines (:mod:`.reward_sandbox`), math rows by
 math-verify; both in time-bounded sandbox workers, and nothing a model writes is executed. When the trainer
 passes ``log_metric``, the mean reward of each kind of row in the batch is logged as ``finereason/<kind>``
-(``math``, ``state_checking``, ``state_transition``). The workers are forked from a fork server, so a training
-script keeps its top-level work under ``if __name__ == "__main__":``.
+(``math``, ``state_checking``, ``state_transition``). The workers are clean interpreters of our own module (never
+the caller's ``__main__``): a script, ``python -`` or a notebook calls these as it likes.
 
     from trl import GRPOTrainer
     from reasoneval.rewards import finereason_reward

@@ -206,12 +206,13 @@ def to_record(puzzle: str, engine: Engine[Any, Any], inputs: dict[str, Any], smp
 
 
 def sample_records(puzzle: str, instances: Iterable[dict[str, Any]], n: int, rng: random.Random,
-                   make_engine: Callable[[dict[str, Any]], Engine[Any, Any]], cfg: SampleConfig | None = None
-                   ) -> list[dict[str, Any]]:
+                   make_engine: Callable[[dict[str, Any]], Engine[Any, Any]], cfg: SampleConfig | None = None,
+                   progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """Up to ``n`` state records drawn from ``instances`` (question records, consumed lazily; pass a cycling
     or endless iterable to reach ``n``). Each instance contributes up to ``cfg.n_solvable + cfg.n_unsolvable``
     new states (equally many of each label when ``cfg.balance``), interleaved so that a prefix of the output
-    stays balanced; a state already taken from the same instance is never repeated."""
+    stays balanced; a state already taken from the same instance is never repeated. ``progress`` is called with
+    the number of records made so far after each instance."""
     cfg = cfg or SampleConfig()
     out: list[dict[str, Any]] = []
     seen: set[tuple[str, Any]] = set()
@@ -233,4 +234,6 @@ def sample_records(puzzle: str, instances: Iterable[dict[str, Any]], n: int, rng
         mixed = [x for pair in zip(sol, uns, strict=False) for x in pair] + sol[len(uns):] + uns[len(sol):]
         for smp in mixed[: n - len(out)]:
             out.append(to_record(puzzle, engine, inst["inputs"], smp, inst.get("outputs")))
+        if progress is not None:
+            progress(len(out))
     return out

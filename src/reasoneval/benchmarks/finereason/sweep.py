@@ -18,7 +18,9 @@ source / task / label / puzzle, sha256 of the file), plus ``OUTDIR/index.json``.
 and the puzzle states are generated once, for the largest need of all the recipe's mixes (also when ``--only``
 builds a few); every mix samples from them, so a mix is a pure function of the recipe and its config: the
 same config gives the same bytes, in any sweep and in any partial build. ``recipe: paper`` is
-the packaged ``data/paper_sweeps.yaml``.
+the packaged ``data/paper_sweeps.yaml``. Each mix and its manifest are written as soon as it is built, and the
+states are kept in ``OUTDIR/states-pool.jsonl``: run again, a sweep keeps every mix already there (same config,
+recipe and math, its file's sha256 checked) and reuses the states.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import itertools
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +40,8 @@ import yaml
 from ... import __version__
 from ...core.errors import DataError
 from .engines import PUZZLES
-from .export import TRAIN_PUZZLES, MixConfig, build_mix, per_label_need, states_pool
+from .engines.base import SOLVABLE, UNSOLVABLE
+from .export import TRAIN_PUZZLES, MixConfig, build_mix, label_needs, per_label_need, states_pool
 
 KNOBS = {"total": int, "math_ratio": float, "unsolvable_ratio": float, "sc_ratio": float, "seed": int}
 TAGS = {"total": "n", "math_ratio": "rm", "unsolvable_ratio": "ru", "sc_ratio": "sc", "seed": "seed"}
@@ -172,17 +175,88 @@ def _write(path: Path, lines: Iterable[str]) -> str:
     return h.hexdigest()
 
 
+POOL_FILE = "states-pool.jsonl"  # the sweep's puzzle states, kept in OUTDIR so a resumed sweep does not redraw them
+
+
+def _pool_key(recipe: Recipe, per_label: int, needs: dict[str, int]) -> dict[str, Any]:
+    return {"seed": recipe.seed, "per_label": per_label, "needs": needs, "puzzles": recipe.puzzles,
+            "reasoneval": __version__}
+
+
+def _cached_pool(path: Path, key: dict[str, Any]) -> dict[str, list[dict[str, Any]]] | None:
+    """The pool a previous run of this sweep wrote, when it was made for the same key (else None)."""
+    try:
+        with path.open(encoding="utf-8") as fh:
+            head = json.loads(fh.readline() or "null")
+            if not isinstance(head, dict) or head.get("key") != key:
+                return None
+            pool: dict[str, list[dict[str, Any]]] = {p: [] for p in key["puzzles"]}
+            for line in fh:
+                rec = json.loads(line)
+                pool[rec["puzzle"]].append(rec["record"])
+            return pool
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _kept_manifest(folder: Path, m: Mix, recipe: Recipe, math_provenance: dict[str, Any]) -> dict[str, Any] | None:
+    """The manifest of a mix an earlier run of the sweep finished (same config, recipe and math data, and the
+    file still has the sha256 written down), else None."""
+    try:
+        man = json.loads((folder / f"{m.name}.manifest.json").read_text(encoding="utf-8"))
+        if (man.get("config") != {**asdict(m.config), "puzzles": recipe.puzzles} or man.get("math") != math_provenance
+                or (man.get("recipe") or {}).get("sha256") != recipe.sha256 or man.get("reasoneval") != __version__):
+            return None
+        h = hashlib.sha256()
+        with (folder / f"{m.name}.jsonl").open("rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+        return man if h.hexdigest() == man.get("sha256") else None
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def run_sweep(recipe: Recipe, outdir: Path, mixes: Sequence[Mix], math: list[dict[str, str]],
-              math_provenance: dict[str, Any], log: Any = None) -> list[dict[str, Any]]:
-    """Build and write ``mixes``; returns their manifests (also written to ``outdir/index.json``)."""
+              math_provenance: dict[str, Any], log: Any = None,
+              pool_progress: Callable[[int, int], None] | None = None,
+              mix_progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
+    """Build and write ``mixes``; returns their manifests (also written to ``outdir/index.json``). Each mix and
+    its manifest are written as soon as it is built; a mix whose manifest and file are already there from an
+    earlier run of the same sweep is kept (a sweep cut short resumes), and the puzzle states are kept in
+    ``outdir/states-pool.jsonl`` for the same reason. ``pool_progress(states, needed)``,
+    ``mix_progress(mixes done, mixes)``: progress callbacks."""
     need = max((per_label_need(m.config) for m in recipe.mixes), default=0)  # all of them, even with --only
+    needs = {lab: max((label_needs(m.config)[lab] for m in recipe.mixes), default=0) for lab in (SOLVABLE, UNSOLVABLE)}
     per_label = need + need // 50 + 2  # a margin: instances equal to a released puzzle are dropped
-    pool = states_pool(per_label, recipe.seed, recipe.puzzles) if need else {p: [] for p in recipe.puzzles}
+    key = _pool_key(recipe, per_label, needs)
+    todo = [m for m in mixes if _kept_manifest(outdir / m.sweep, m, recipe, math_provenance) is None]
+    pool: dict[str, list[dict[str, Any]]] = {p: [] for p in recipe.puzzles}
+    if need and todo:
+        cached = _cached_pool(outdir / POOL_FILE, key)
+        if cached is not None:
+            pool = cached
+            if log is not None:
+                log(f"puzzle states: {sum(map(len, pool.values()))} from {outdir / POOL_FILE}")
+        else:
+            pool = states_pool(per_label, recipe.seed, recipe.puzzles, needs=needs, progress=pool_progress)
+            outdir.mkdir(parents=True, exist_ok=True)
+            _write(outdir / POOL_FILE, itertools.chain(
+                [json.dumps({"key": key}) + "\n"],
+                (json.dumps({"puzzle": p, "record": r}, ensure_ascii=False) + "\n" for p, rs in pool.items()
+                 for r in rs)))
     pool_info = {"seed": recipe.seed, "per_label": per_label, "sizes": {p: len(v) for p, v in pool.items()}}
     manifests = []
-    for m in mixes:
-        rows = build_mix(math, pool, m.config)
+    for done, m in enumerate(mixes):
         folder = outdir / m.sweep
+        kept = None if m in todo else _kept_manifest(folder, m, recipe, math_provenance)
+        if kept is not None:
+            manifests.append(kept)
+            if log is not None:
+                log(f"{m.key}: kept from an earlier run, sha256 {kept['sha256'][:12]}")
+            if mix_progress is not None:
+                mix_progress(done + 1, len(mixes))
+            continue
+        rows = build_mix(math, pool, m.config)
         folder.mkdir(parents=True, exist_ok=True)
         digest = _write(folder / f"{m.name}.jsonl", (json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
         man = {"mix": m.key, "file": f"{m.sweep}/{m.name}.jsonl", "sha256": digest,
@@ -193,6 +267,8 @@ def run_sweep(recipe: Recipe, outdir: Path, mixes: Sequence[Mix], math: list[dic
         manifests.append(man)
         if log is not None:
             log(f"{m.key}: {len(rows)} samples, sha256 {digest[:12]}")
+        if mix_progress is not None:
+            mix_progress(done + 1, len(mixes))
     _write(outdir / "index.json", [json.dumps({"recipe": str(recipe.path), "recipe_sha256": recipe.sha256,
                                               "mixes": [{k: x[k] for k in ("mix", "file", "sha256", "config")}
                                                         for x in manifests]}, indent=1) + "\n"])

@@ -3,7 +3,8 @@ checkpoints laid out as the paper's Tables 5, 6, 7, 11, 12 and Figs. 6-7, the pa
 
 Each checkpoint is named by a label ``ROLE[@SIZE][:KEY=VALUE,...]``:
 
-* ``ROLE``: ``base`` | ``math-only`` | ``mmlu-only`` | ``mixed`` (another word is listed but placed nowhere);
+* ``ROLE``: ``base`` | ``math-only`` | ``mmlu-only`` | ``mixed`` (another word is refused: a typo would place the
+  checkpoint in no table without a word);
 * ``SIZE``: the model size as the paper writes it (``1.5B``, the default, or ``7B``);
 * keys: ``rm=R`` (math ratio r_m, Fig. 6), ``ru=R`` (unsolvable ratio r_u, Table 6), ``n=N`` (training samples,
   Fig. 7; ``10k`` and ``12.5k`` are read as numbers).
@@ -72,6 +73,8 @@ def parse_label(text: str) -> Checkpoint:
     m = _LABEL_RE.match(text.strip())
     if m is None:
         raise ValueError(f"label {text!r}: expected ROLE[@SIZE][:KEY=VALUE,...], e.g. mixed@1.5B:rm=0.8")
+    if m["role"].lower() not in ROLES:
+        raise ValueError(f"label {text!r}: unknown role {m['role']!r}; known: {', '.join(ROLES)}")
     keys: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in (m["keys"] or "").split(","))):
         key, eq, value = part.partition("=")

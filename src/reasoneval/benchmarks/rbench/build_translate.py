@@ -16,13 +16,14 @@ import difflib
 import json
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ...builder.calls import Context, ask
 from ...builder.jsonreply import json_value
 from ...builder.rows import BuildError, Row, row_id
-from ...builder.steps import StepResult, step
+from ...builder.steps import MINILM, Need, StepResult, step
 from ...core.types import GenParams, Prompt
 
 NAMES = {"en": ("English", "英文"), "zh": ("Chinese", "中文")}
@@ -93,7 +94,14 @@ def _subset(value: Any, dst: str) -> Any:
     return value
 
 
-@step("translate", TranslateParams, "translate EN<->ZH by a model, with a round-trip consistency check")
+def _needs(p: TranslateParams) -> Sequence[Need]:
+    """A translation into Chinese is compared with its back-translation in English, by MiniLM (into English: by
+    difflib, nothing to install)."""
+    return MINILM if p.to != "en" else ()
+
+
+@step("translate", TranslateParams, "translate EN<->ZH by a model, with a round-trip consistency check",
+      needs=_needs)
 def translate(rows: list[Row], p: TranslateParams, ctx: Context) -> StepResult:
     if not p.model:
         raise BuildError("step translate: model is required")
