@@ -14,7 +14,7 @@ from ..core.verdicts import Method
 from ..store.sqlite import RunStore
 from . import reasoning
 from .labels import display_name
-from .slim import Counts, SlimRow, reasoned
+from .slim import Counts, SlimRow, TextNotRead, reasoned
 
 
 @dataclass
@@ -25,12 +25,26 @@ class RunView:
     stats: dict[str, Any]
 
 
+class RunNotFound(KeyError):
+    """No run (or more than one) answers to a reference: the one error a report turns into "not found". A
+    ``KeyError`` so that callers written before it still catch it."""
+
+
+class PluginError(Exception):
+    """A benchmark's own code (its summary, paper tables, ...) failed on a run: reported as that benchmark's error
+    (with its traceback under ``--debug``), never as a missing run. ``__cause__`` is the original exception."""
+
+    def __init__(self, benchmark: str, what: str, exc: BaseException) -> None:
+        super().__init__(f"benchmark {benchmark!r}: {what} failed: {type(exc).__name__}: {exc}")
+        self.benchmark = benchmark
+
+
 def resolve_run(store: RunStore, ref: str) -> dict[str, Any]:
     runs = store.find_runs(ref)
     if not runs:
-        raise KeyError(f"no run matching {ref!r} in {store.path}")
+        raise RunNotFound(f"no run matching {ref!r} in {store.path}")
     if len(runs) > 1:
-        raise KeyError(f"{ref!r} matches {len(runs)} runs: {', '.join(r['run_id'] for r in runs)}")
+        raise RunNotFound(f"{ref!r} matches {len(runs)} runs: {', '.join(r['run_id'] for r in runs)}")
     return runs[0]
 
 
@@ -54,7 +68,7 @@ def slim_rows(store: RunStore, run_id: str, scorer: str = "default") -> list[Sco
     rows: list[SlimRow] = []
     where: dict[tuple[str, int], SlimRow] | None = None  # made at the first later turn
     counts = Counts()
-    for c, verdict in store.answers(run_id, scorer, prompts=False):
+    for c, verdict in store.answers(run_id, scorer, prompts=False, texts=False):
         comp = c.completion
         comp.usage = Usage(counts(comp.usage.prompt_tokens), counts(comp.usage.completion_tokens))
         comp.reasoning_tokens = counts(comp.reasoning_tokens)
@@ -117,14 +131,20 @@ def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = Tru
     figs = reasoning.figures(rows)
     stats, extra = run_stats(rows, figs), reasoning.tables(rows, figs)
     del figs  # gone before the summariser runs: the two are never held together
+    what = f"the summary of run {run['run_id']}"
     try:
         tables = bench.summarize(rows, run["mode"])
-    except LookupError:
+    except TextNotRead as e:
         if not slim:
-            raise
+            raise PluginError(str(run["benchmark"]), what, e) from e
         # a summariser that reads the answers' texts (a plugin's, say): it gets rows with texts
         rows = scored_rows(store, run["run_id"], scorer, prompts=False)
-        tables = bench.summarize(rows, run["mode"])
+        try:
+            tables = bench.summarize(rows, run["mode"])
+        except Exception as e2:  # noqa: BLE001 - a plugin's bug is reported as that plugin's error
+            raise PluginError(str(run["benchmark"]), what, e2) from e2
+    except Exception as e:  # noqa: BLE001 - a plugin's bug is reported as that plugin's error
+        raise PluginError(str(run["benchmark"]), what, e) from e
     return RunView(run, rows, tables + extra, stats)
 
 

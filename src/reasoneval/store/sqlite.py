@@ -430,18 +430,29 @@ class RunStore:
         for c, _ in self._read(run_id, role, prompts, None):
             yield c
 
-    def answers(self, run_id: str, scorer: str,
-                prompts: bool = True) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
+    def answers(self, run_id: str, scorer: str, prompts: bool = True,
+                texts: bool = True) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
         """The run's answer turns in the order stored, each with its verdict by ``scorer`` (None: none stored), in
-        one pass over the store (no table of every verdict is built first)."""
+        one pass over the store (no table of every verdict is built first). ``texts=False`` (the report's tables):
+        the texts are not read; a completion's text is only the inline-reasoning end marker when it had one, its
+        reasoning ``"."`` when it had some (what the tables ask of them), so no text crosses into Python."""
         self.flush()
-        yield from self._read(run_id, "answer", prompts, scorer)
+        yield from self._read(run_id, "answer", prompts, scorer, texts)
 
     def _read(self, run_id: str, role: str | None, prompts: bool,
-              scorer: str | None) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
+              scorer: str | None, texts: bool = True) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
+        text, later = "c.text", self._later["completions"]
+        if not texts:
+            from ..core.response import CLOSE
+
+            mark = CLOSE.replace("'", "''")
+            text = f"CASE WHEN instr(c.text, '{mark}') > 0 THEN '{mark}' ELSE '' END"
+            if later.startswith("reasoning,"):
+                later = ("CASE WHEN reasoning IS NULL OR reasoning = '' THEN reasoning ELSE '.' END,"
+                         + later[len("reasoning,"):])
         q = (f"SELECT c.run_id, c.item_key, c.sample, c.turn, c.role, c.subset, "
-             f"{'c.prompt_json' if prompts else 'NULL'}, c.text, c.finish_reason, c.prompt_tokens, "
-             f"c.completion_tokens, c.latency_s, c.error, {self._later['completions']}")
+             f"{'c.prompt_json' if prompts else 'NULL'}, {text}, c.finish_reason, c.prompt_tokens, "
+             f"c.completion_tokens, c.latency_s, c.error, {later}")
         args: list[Any] = []
         if scorer is None:
             q += " FROM completions c"
