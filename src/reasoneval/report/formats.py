@@ -6,7 +6,7 @@
 * :func:`typed` (CSV, JSON): one value per cell, numbers as numbers, no text in a numeric column: a cell's
   secondary value, n, confidence interval, published value and Δ each in a column of its own (``Counterfactual
   real-life rate``, ``Overall paper``, ``Overall Δ``), a missing value empty (None) with its reason in the
-  row's ``n/a reason`` column, and the run id of each row first.
+  row's ``n/a reason`` column, and the run id of each row last.
 
 Both are pure functions of the report table.
 """
@@ -71,8 +71,6 @@ def typed(rt: ReportTable, run_ids: Sequence[str | None]) -> tuple[list[str], li
     t = rt.table
     nums = set(value_columns(rt))
     plan: list[tuple[str, int, str]] = []  # (header, column, field)
-    if any(r is not None for r in run_ids):
-        plan.append(("run", -1, "run"))
     for j, c in enumerate(t.columns):
         if j not in nums:
             plan.append((str(c), j, "text"))
@@ -95,6 +93,8 @@ def typed(rt: ReportTable, run_ids: Sequence[str | None]) -> tuple[list[str], li
     missing = any(isinstance(x, Missing) for r in t.rows for x in r)
     if missing:
         plan.append(("n/a reason", -1, "reason"))
+    if any(r is not None for r in run_ids):
+        plan.append(("run", -1, "run"))
     rows = []
     for i, r in enumerate(t.rows):
         out: list[Any] = []
