@@ -68,7 +68,7 @@ def slim_rows(store: RunStore, run_id: str, scorer: str = "default") -> list[Sco
     rows: list[SlimRow] = []
     where: dict[tuple[str, int], SlimRow] | None = None  # made at the first later turn
     counts = Counts()
-    for c, verdict in store.answers(run_id, scorer, prompts=False, texts=False):
+    for c, verdict in store.answers(run_id, scorer, prompts=False):
         comp = c.completion
         comp.usage = Usage(counts(comp.usage.prompt_tokens), counts(comp.usage.completion_tokens))
         comp.reasoning_tokens = counts(comp.reasoning_tokens)

@@ -6,7 +6,7 @@
 * :func:`typed` (CSV, JSON): one value per cell, numbers as numbers, no text in a numeric column: a cell's
   secondary value, n, confidence interval, published value and Δ each in a column of its own (``Counterfactual
   real-life rate``, ``Overall paper``, ``Overall Δ``), a missing value empty (None) with its reason in the
-  row's ``n/a reason`` column, and the run id of each row last.
+  row's ``n/a reason`` column, and (CSV) the run id of each row last; JSON lists the rows' runs beside them.
 
 Both are pure functions of the report table.
 """
@@ -66,7 +66,7 @@ def _secondary_label(c: Any) -> str:
     return f"{c} {sec}"
 
 
-def typed(rt: ReportTable, run_ids: Sequence[str | None]) -> tuple[list[str], list[list[Any]]]:
+def typed(rt: ReportTable, run_ids: Sequence[str | None], run_column: bool = True) -> tuple[list[str], list[list[Any]]]:
     """(headers, rows) with one plain value per cell (str, int, float or None); see the module docstring."""
     t = rt.table
     nums = set(value_columns(rt))
@@ -93,7 +93,7 @@ def typed(rt: ReportTable, run_ids: Sequence[str | None]) -> tuple[list[str], li
     missing = any(isinstance(x, Missing) for r in t.rows for x in r)
     if missing:
         plan.append(("n/a reason", -1, "reason"))
-    if any(r is not None for r in run_ids):
+    if run_column and any(r is not None for r in run_ids):
         plan.append(("run", -1, "run"))
     rows = []
     for i, r in enumerate(t.rows):
@@ -169,9 +169,12 @@ def to_json(rep: Report, stats: bool = True) -> dict[str, Any]:
         runs.append(d)
     tables = []
     for rt in rep.tables:
-        heads, rows = typed(rt, run_ids(rep, rt))
+        ids = run_ids(rep, rt)
+        heads, rows = typed(rt, ids, run_column=False)
         d = {"name": rt.name, "title": rt.table.title, "group": rt.group, "kind": str(rt.table.kind),
              "columns": heads, "rows": rows, "notes": list(rt.table.notes)}
+        if any(i is not None for i in ids):
+            d["runs"] = ids  # the run of each row
         if rt.constants:
             d["constants"] = dict(rt.constants)
         tables.append(d)

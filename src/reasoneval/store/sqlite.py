@@ -430,29 +430,22 @@ class RunStore:
         for c, _ in self._read(run_id, role, prompts, None):
             yield c
 
-    def answers(self, run_id: str, scorer: str, prompts: bool = True,
-                texts: bool = True) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
+    def answers(self, run_id: str, scorer: str,
+                prompts: bool = True) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
         """The run's answer turns in the order stored, each with its verdict by ``scorer`` (None: none stored), in
-        one pass over the store (no table of every verdict is built first). ``texts=False`` (the report's tables):
-        the texts are not read; a completion's text is only the inline-reasoning end marker when it had one, its
-        reasoning ``"."`` when it had some (what the tables ask of them), so no text crosses into Python."""
+        one pass over the store (no table of every verdict is built first)."""
         self.flush()
-        yield from self._read(run_id, "answer", prompts, scorer, texts)
+        yield from self._read(run_id, "answer", prompts, scorer)
 
     def _read(self, run_id: str, role: str | None, prompts: bool,
-              scorer: str | None, texts: bool = True) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
-        text, later = "c.text", self._later["completions"]
-        if not texts:
-            from ..core.response import CLOSE
-
-            mark = CLOSE.replace("'", "''")
-            text = f"CASE WHEN instr(c.text, '{mark}') > 0 THEN '{mark}' ELSE '' END"
-            if later.startswith("reasoning,"):
-                later = ("CASE WHEN reasoning IS NULL OR reasoning = '' THEN reasoning ELSE '.' END,"
-                         + later[len("reasoning,"):])
+              scorer: str | None) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
+        # a read without prompts still checks that each is JSON (in SQLite, nothing decoded): a damaged prompt is
+        # a one-line error wherever the run is read, not only where the prompts are shown
+        checked = ("json_valid(COALESCE(c.prompt_json, (SELECT p.json FROM prompts p WHERE p.hash = c.prompt_hash), "
+                   "'{}'))")
         q = (f"SELECT c.run_id, c.item_key, c.sample, c.turn, c.role, c.subset, "
-             f"{'c.prompt_json' if prompts else 'NULL'}, {text}, c.finish_reason, c.prompt_tokens, "
-             f"c.completion_tokens, c.latency_s, c.error, {later}")
+             f"{'c.prompt_json' if prompts else checked}, c.text, c.finish_reason, c.prompt_tokens, "
+             f"c.completion_tokens, c.latency_s, c.error, {self._later['completions']}")
         args: list[Any] = []
         if scorer is None:
             q += " FROM completions c"
@@ -476,6 +469,8 @@ class RunStore:
         decoded = _Prompts(self.db)  # one Prompt per distinct stored prompt (each sample of an item repeats it)
         for r in _batches(cur, self.path):  # read in batches: a large run is never held as raw rows and objects both
             try:
+                if not prompts and r[6] == 0:
+                    raise ValueError("a stored prompt is not JSON")
                 prompt = decoded.of(r[6], r[16]) if prompts else _UNREAD
                 verdict = None if scorer is None or r[17] is None else verdicts.of(r[17], r[18], r[19], r[20])
             except DECODE_ERRORS as e:
