@@ -140,3 +140,35 @@ def test_correlate_names_unmatched_models() -> None:
     assert got == {"mmlu": {"Qwen2.5-7B-Instruct": 70.0}}
     assert notes[0] == "Not matched to any run (left out): gpt4o (close: gpt-4o)."
     assert notes[1].startswith("Runs without external scores: Llama-3.1-8B") and "gpt-4o" in notes[1]
+
+
+CALLS: list[int] = []
+
+
+@register("textytoy")
+class TextyToy(HtmlToy):
+    """A plugin whose summary reads the answers' texts, and says so."""
+
+    name = "textytoy"
+    summary_needs_texts = True
+
+    def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
+        CALLS.append(len(rows))
+        return [Table("texts", ["chars"], [[sum(len(r.final.completion.text) for r in rows)]])]
+
+
+def test_a_summary_that_declares_it_reads_texts_is_called_once_with_texts(tmp_path: Path) -> None:
+    from reasoneval.report.slim import SlimRow
+
+    path = tmp_path / "runs.db"
+    st = RunStore(path)
+    spec = {"benchmark": "textytoy", "mode": "zero-shot", "model": "m", "options": {}, "params": {}}
+    st.upsert_run("run_t", "textytoy", "", "zero-shot", "m", spec)
+    st.put_completion("run_t", "alpha/1", 0, 0, "answer", "alpha", Prompt.chat("q"), "k",
+                      Completion("twelve chars", "stop", Usage(5, 5), 0.1))
+    st.flush()
+    CALLS.clear()
+    v = collect.view(st, "run_t", slim=True)
+    assert CALLS == [1] and v.tables[0].rows == [[12]]
+    assert not any(isinstance(r, SlimRow) for r in v.rows)
+    st.close()

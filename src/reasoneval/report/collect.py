@@ -127,6 +127,8 @@ def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = Tru
     prompts, no texts), for tables alone (not the HTML report, which shows the texts)."""
     run = resolve_run(store, ref)
     bench = registry.for_run(run)  # configured with the run's own options (scoring policy, data, ...)
+    if slim and bench.summary_needs_texts:  # declared: rows with texts at once (no second read, no retry)
+        slim, prompts = False, False
     rows = slim_rows(store, run["run_id"], scorer) if slim else scored_rows(store, run["run_id"], scorer, prompts)
     figs = reasoning.figures(rows)
     stats, extra = run_stats(rows, figs), reasoning.tables(rows, figs)
@@ -137,7 +139,8 @@ def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = Tru
     except TextNotRead as e:
         if not slim:
             raise PluginError(str(run["benchmark"]), what, e) from e
-        # a summariser that reads the answers' texts (a plugin's, say): it gets rows with texts
+        # a summariser that reads the answers' texts without declaring it (``summary_needs_texts``): it gets rows
+        # with texts
         rows = scored_rows(store, run["run_id"], scorer, prompts=False)
         try:
             tables = bench.summarize(rows, run["mode"])
