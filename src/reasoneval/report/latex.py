@@ -26,20 +26,22 @@ import unicodedata
 from typing import Any
 
 from ..core.benchmark import Table
+from ..core.numbers import Missing
 from ..core.table import Cell, number_of
 from . import numbers
+from .formats import NOT_IN_PAPER
 
 #: rows above which a table is a ``longtable``
 LONG = 40
 #: text widths (pt) of the standalone document's a4 page with 2 cm margins, portrait and landscape
 TEXTWIDTH = 480.0
 LANDWIDTH = 720.0
-#: a character's width (pt) at 10 pt, generous (digits are 5 pt; capitals up to 7.5 pt)
-CHAR = 5.6
-TABCOLSEP = 6.0
+#: a character's width (pt) at 10 pt, a little above the average (digits are 5 pt, lower case ~4.5 pt)
+CHAR = 5.2
+TABCOLSEP = 4.0  # set in each table (LaTeX's default is 6 pt): nine columns of numbers fit a portrait page
 #: the height (pt) above which a table is a longtable (the a4 page with 2 cm margins is ~730 pt high)
 PAGE_HEIGHT = 560.0
-SIZES = (("\\small", 0.9), ("\\footnotesize", 0.8), ("\\scriptsize", 0.7))
+SIZES = (("\\small", 0.92), ("\\footnotesize", 0.85), ("\\scriptsize", 0.78))  # small sizes are set wider
 MIN_WRAP = 56.0
 
 PACKAGES = ("booktabs", "longtable", "array", "float", "pdflscape", "amssymb")
@@ -198,12 +200,14 @@ def _layout(texts: list[list[str]], header: list[str], numeric: list[bool]) -> _
         if sum(floor.values()) > room:
             continue
         widths = {j: _width(natural[j], scale) for j in text_cols}
-        while sum(widths.values()) > room:
-            j = max(text_cols, key=lambda k: widths[k] - floor[k])
-            excess = sum(widths.values()) - room
-            widths[j] = max(floor[j], widths[j] - excess)
-            if all(widths[k] <= floor[k] + 1e-6 for k in text_cols):
+        while (excess := sum(widths.values()) - room) > 1e-6:
+            # the widest column that can give gives first, down to the next widest (titles and tags before names)
+            movable = [k for k in text_cols if widths[k] > floor[k] + 1e-6]
+            if not movable:
                 break
+            j = max(movable, key=lambda k: widths[k])
+            others = [widths[k] for k in movable if k != j]
+            widths[j] = max(floor[j], widths[j] - excess, min(max(others, default=0.0), widths[j] - 1.0))
         specs = list(base)
         wrapped = set()
         for j in text_cols:
@@ -239,7 +243,9 @@ def table_tex(t: Table, label: str, caption_extra: str = "", best: dict[int, set
     numeric = []
     for i in range(cols):
         vals = [r[i] for r in t.rows if not _absent(r[i])]
-        numeric.append(i > 0 and bool(vals) and all(_numeric(v) for v in vals))
+        # numbers, and in a column of numbers a missing value (n/a, with why) or "not in paper": right-aligned
+        numeric.append(i > 0 and any(_numeric(v) for v in vals)
+                       and all(_numeric(v) or isinstance(v, Missing) or v == NOT_IN_PAPER for v in vals))
     header = [tex(c) for c in t.columns]
     texts = [[_cell(r[i]) for i in range(cols)] for r in t.rows]
     lay = _layout(texts, [str(c) for c in t.columns], numeric)
@@ -258,7 +264,8 @@ def table_tex(t: Table, label: str, caption_extra: str = "", best: dict[int, set
     line = (LANDWIDTH if lay.landscape else TEXTWIDTH) / (CHAR * 0.8)
     height = (len(t.rows) + 4) * 12 * scale + sum(len(n) // int(line) + 1 for n in t.notes) * 10
     if len(t.rows) > LONG or height > PAGE_HEIGHT:  # a float taller than the page cannot be set
-        lines = [r"\begingroup", lay.size, r"\setlength{\LTcapwidth}{\linewidth}",
+        lines = [r"\begingroup", lay.size, rf"\setlength{{\tabcolsep}}{{{TABCOLSEP:g}pt}}",
+                 r"\setlength{\LTcapwidth}{\linewidth}",
                  rf"\begin{{longtable}}{{{spec}}}", rf"\caption{{{caption}}}\label{{{label}}}\\", r"\toprule", head,
                  r"\midrule", r"\endfirsthead", rf"\multicolumn{{{cols}}}{{l}}{{\emph{{{tex(t.title)} (continued)}}}}\\",
                  r"\toprule", head, r"\midrule", r"\endhead", r"\bottomrule", r"\endfoot", *body, r"\end{longtable}"]
@@ -266,7 +273,8 @@ def table_tex(t: Table, label: str, caption_extra: str = "", best: dict[int, set
             lines.append(r"\par{\footnotesize " + notes + r"\par}")
         lines.append(r"\endgroup")
     else:
-        lines = [rf"\begin{{table}}{float_spec}", r"\centering", lay.size, rf"\caption{{{caption}}}",
+        lines = [rf"\begin{{table}}{float_spec}", r"\centering", lay.size, rf"\setlength{{\tabcolsep}}{{{TABCOLSEP:g}pt}}",
+                 rf"\caption{{{caption}}}",
                  rf"\label{{{label}}}", rf"\begin{{tabular}}{{{spec}}}", r"\toprule", head, r"\midrule", *body,
                  r"\bottomrule", r"\end{tabular}"]
         if notes:
