@@ -132,7 +132,7 @@ def test_table2_in_markdown_csv_json_with_paper_and_delta(store62: tuple[Path, l
     assert last["n/a reason"] == "Overall: no Counterfactual items"
     # CSV: the same typed table
     rows_csv = list(csv.reader(io.StringIO(csv_path.read_text(encoding="utf-8"))))
-    assert rows_csv[0] == cols
+    assert rows_csv[0] == [*cols, "run"]  # CSV rows end with their run id
     got = {r[0]: r for r in rows_csv[1:]}
     assert float(got["Claude-3.5-sonnet-20240620"][1]) == claude["Overall"]
     # Markdown: paper and Δ columns, the best Overall bold, "not in paper" said
