@@ -6,7 +6,8 @@ compiled with pdflatex, screenshots of the HTML page, its plots and the PDF's fi
 STORE.db: a 62-run store (``python bench/report_store62.py /tmp/s62.db`` builds one from the release's raw
 outputs; keep it outside the repository). ``--before SRC``: also time the same commands with another source
 tree on PYTHONPATH (e.g. an older checkout's ``src``), for before/after figures. Each command runs in a fresh
-process (``/usr/bin/time``-style figures from ``resource.getrusage`` of the child): wall seconds and peak RSS.
+process (figures from ``resource.getrusage`` of the child): wall seconds, CPU seconds (user + system: on a shared
+machine the steadier figure) and peak RSS; the load average is printed beside each line.
 Prints one line per (tree, format); writes the outputs, screenshots (report.png: the page top; plots/*.png;
 latex-p*.png: the PDF's pages) under --out, and the problems the plot check finds (none expected).
 """
@@ -29,22 +30,23 @@ FORMATS: dict[str, list[str]] = {
 }
 
 
-def measure(store: Path, ids: list[str], src: Path, out: Path, label: str) -> None:
+def measure(store: Path, ids: list[str], src: Path, out: Path, label: str, formats: list[str]) -> None:
     env = {**os.environ, "PYTHONPATH": str(src), "COLUMNS": "200"}
     out.mkdir(parents=True, exist_ok=True)
-    for name, extra in FORMATS.items():
+    for name in formats:
+        extra = FORMATS[name]
         args = [a.replace("{out}", str(out)) for a in extra]
         # a fresh interpreter per command: ru_maxrss of RUSAGE_CHILDREN is the largest child so far, so each
         # format runs in its own wrapper process that reports its child's peak
         wrapper = [sys.executable, "-c", _WRAP, sys.executable, "-m", "reasoneval", "report", *ids, "--store",
                    str(store), *args]
         res = subprocess.run(wrapper, env=env, capture_output=True, text=True)
-        m = re.search(r"WALL ([\d.]+) PEAK ([\d.]+) RC (\d+)", res.stdout)
+        m = re.search(r"WALL ([\d.]+) PEAK ([\d.]+) RC (\d+) CPU ([\d.]+)", res.stdout)
         if m is None:
             print(f"{label} {name}: failed\n{res.stderr[-1500:]}")
             continue
-        print(f"{label:7s} {name:6s} {float(m.group(1)):6.2f} s  {float(m.group(2)):7.0f} MB  exit {m.group(3)}",
-              flush=True)
+        print(f"{label:7s} {name:6s} {float(m.group(1)):6.2f} s wall  {float(m.group(4)):6.2f} s CPU  "
+              f"{float(m.group(2)):7.0f} MB peak  exit {m.group(3)}  (load {os.getloadavg()[0]:.1f})", flush=True)
 
 
 _WRAP = """
@@ -52,7 +54,8 @@ import resource, subprocess, sys, time
 t = time.perf_counter()
 r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 w = time.perf_counter() - t
-print(f"WALL {w:.3f} PEAK {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.1f} RC {r.returncode}")
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"WALL {w:.3f} PEAK {u.ru_maxrss / 1024:.1f} RC {r.returncode} CPU {u.ru_utime + u.ru_stime:.3f}")
 """
 
 
@@ -100,13 +103,14 @@ def main() -> None:
     ap.add_argument("--before", type=Path, help="another source tree to time the same commands with")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "report62")
     ap.add_argument("--no-shots", action="store_true")
+    ap.add_argument("--formats", default=",".join(FORMATS), help="comma-separated subset of " + ",".join(FORMATS))
     a = ap.parse_args()
     with sqlite3.connect(f"file:{a.store}?mode=ro", uri=True) as db:
         ids = [r[0] for r in db.execute("SELECT run_id FROM runs ORDER BY run_id")]
     print(f"{len(ids)} runs in {a.store}; {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f}")
     if a.before is not None:
-        measure(a.store, ids, a.before, a.out / "before", "before")
-    measure(a.store, ids, ROOT / "src", a.out, "after")
+        measure(a.store, ids, a.before, a.out / "before", "before", a.formats.split(","))
+    measure(a.store, ids, ROOT / "src", a.out, "after", a.formats.split(","))
     latex_check(a.out)
     if not a.no_shots:
         shots(a.out)

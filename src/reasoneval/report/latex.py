@@ -223,6 +223,10 @@ def _layout(texts: list[list[str]], header: list[str], numeric: list[bool]) -> _
     return _Layout(size, specs, {j for j in range(cols) if not numeric[j]}, True)
 
 
+_NA = str.__new__(Missing, "n/a")  # shown "n/a"; still a Missing (right-aligned with the numbers)
+_NA.reason = ""
+
+
 def _cell_tex(x: Any, bold: bool) -> str:
     if bold and isinstance(x, Cell) and x.secondary is not None:
         main = numbers.cell(x.value)
@@ -246,6 +250,16 @@ def table_tex(t: Table, label: str, caption_extra: str = "", best: dict[int, set
         # numbers, and in a column of numbers a missing value (n/a, with why) or "not in paper": right-aligned
         numeric.append(i > 0 and any(_numeric(v) for v in vals)
                        and all(_numeric(v) or isinstance(v, Missing) or v == NOT_IN_PAPER for v in vals))
+    # a missing value is "n/a" in its cell, the reasons in the notes (a reason in a cell widens its whole column)
+    reasons: dict[str, list[str]] = {}
+    for r in t.rows:
+        for i in range(1, cols):
+            if isinstance(r[i], Missing):
+                reasons.setdefault(r[i].reason, []).append(f"{r[0]}: {t.columns[i]}")
+    if reasons:
+        t = Table(t.title, t.columns, [[_NA if isinstance(x, Missing) else x for x in r] for r in t.rows],
+                  [*t.notes, "n/a: " + "; ".join(f"{why} ({', '.join(who)})" for why, who in reasons.items()) + "."],
+                  t.kind)
     header = [tex(c) for c in t.columns]
     texts = [[_cell(r[i]) for i in range(cols)] for r in t.rows]
     lay = _layout(texts, [str(c) for c in t.columns], numeric)
