@@ -26,11 +26,10 @@ from typing import Any
 from ..core.numbers import Missing
 from ..core.table import Cell, Table, TableKind, column_id, number_of
 from .collect import PluginError, RunView
+from .completeness import RANKED, completeness
 from .cost import Price
 from .labels import display_name, run_labels
 
-#: tables ranked best first (their first value column), incomplete runs last
-RANKED = (TableKind.LEADERBOARD, TableKind.MIXED)
 #: ``--tables`` groups
 GROUPS = ("main", "rules", "all")
 #: above this many runs the per-rule tables are left out unless asked for
@@ -138,19 +137,6 @@ def accuracy_of(v: RunView) -> tuple[float | None, int]:
         n += 1
         ok += bool(t.verdict is not None and t.verdict.correct)
     return (100.0 * ok / n if n else None), n
-
-
-def completeness(v: RunView) -> tuple[bool, str]:
-    """(complete, why not) from the run's leaderboard tables: a Missing cell there (an Overall over fewer
-    categories than the protocol has) marks the run incomplete."""
-    for t in v.tables:
-        if t.kind not in RANKED:
-            continue
-        for r in t.rows:
-            for x in r:
-                if isinstance(x, Missing):
-                    return False, x.reason
-    return True, ""
 
 
 def _merge(views: Sequence[RunView], idx: Sequence[int]) -> list[tuple[Table, list[int], dict[str, str], int]]:

@@ -230,7 +230,7 @@ def _overview_tables(views: list[RunView], idx: list[int], labels: list[str]) ->
 
 
 def _overview_table(views: list[RunView], idx: list[int], labels: list[str], mode: str | None = None) -> str:
-    from .assemble import completeness
+    from .completeness import completeness
 
     rows = []
     for i in idx:

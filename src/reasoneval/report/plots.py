@@ -148,7 +148,7 @@ def category_cells(views: Sequence[RunView]) -> dict[str, tuple[list[str], list[
     """Per benchmark and mode: (run labels sorted best first, columns ``overall`` + subsets, cells[run][column]).
     A run missing a category (:func:`.assemble.completeness`) has no overall cell, is labelled ``(incomplete)``
     and comes after the complete runs."""
-    from .assemble import completeness
+    from .completeness import completeness
 
     out = {}
     for bench, idx in _by_protocol(views).items():
