@@ -425,9 +425,11 @@ class _Strings:
 
     MIN = 32
 
-    def __init__(self) -> None:
+    def __init__(self, parts: dict[str, list[str]] | None = None) -> None:
         self.items: list[str] = []
         self.index: dict[str, int] = {}
+        #: a text's parts, shared by the runs of one report (runs of one protocol send the same prompts)
+        self.parts = {} if parts is None else parts
 
     def seg(self, s: str) -> int | str:
         if len(s) < self.MIN:
@@ -444,7 +446,10 @@ class _Strings:
             return None
         if len(s) < 48:
             return s
-        return [self.seg(p) for p in s.split("\n\n")]
+        parts = self.parts.get(s)
+        if parts is None:
+            parts = self.parts[s] = s.split("\n\n")
+        return [self.seg(p) for p in parts]
 
 
 def _content_text(content: Any) -> str:
@@ -537,8 +542,9 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
     runs = []
     out = []
     chunks = []
+    shared: dict[str, list[str]] = {}
     for ri, v in enumerate(views):
-        strs = _Strings()  # per run: a chunk decodes on its own
+        strs = _Strings(shared)  # per run: a chunk decodes on its own
         per_run: list[Any] = []
         bench = str(v.run.get("benchmark", ""))
         known = items[ri] if items is not None else {}
