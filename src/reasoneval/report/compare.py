@@ -12,6 +12,7 @@ import difflib
 import html
 import json
 import re
+import sqlite3
 from dataclasses import dataclass
 
 from ..core.types import Prompt
@@ -62,7 +63,11 @@ def _gold_of(store: RunStore, run: dict[str, object], item_key: str, detail: dic
             return g if isinstance(g, str) else json.dumps(g, ensure_ascii=False)
     from ..store.imported import stored_items
 
-    for it in stored_items(store, str(run["run_id"])) or []:
+    try:
+        kept = stored_items(store, str(run["run_id"])) or []
+    except (sqlite3.Error, ValueError, KeyError, TypeError):  # a store without (readable) items: gold unknown
+        return None
+    for it in kept:
         if it.key == item_key:
             return it.gold if isinstance(it.gold, str) else json.dumps(it.gold, ensure_ascii=False)
     return None
