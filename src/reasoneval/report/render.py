@@ -15,6 +15,7 @@ from rich.measure import Measurement
 from rich.table import Table as RichTable
 
 from ..core.benchmark import Table
+from ..core.table import number_of
 from . import numbers
 
 
@@ -142,7 +143,9 @@ def report_markdown(rep: Any, paper: bool = True) -> str:
                 bold[j if at is None or j <= at else j + 2] = best_rows(rt, j)
         out.append(f"### {_md(t.title)}\n")
         out.append("| " + " | ".join(_md(c) for c in t.columns) + " |")
-        out.append("|" + "".join("---:|" if j in bold else "---|" for j in range(len(t.columns))))
+        right = {j for j in range(len(t.columns)) if j > 0 and any(
+            j < len(r) and number_of(r[j]) is not None for r in t.rows)}  # numbers (and Δ, paper) right-aligned
+        out.append("|" + "".join("---:|" if j in right else "---|" for j in range(len(t.columns))))
         for i, r in enumerate(t.rows):
             cells = [(f"**{_md(x)}**" if i in bold.get(j, ()) and _md(x) else _md(x)) for j, x in enumerate(r)]
             out.append("| " + " | ".join(cells) + " |")
