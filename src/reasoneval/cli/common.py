@@ -75,7 +75,8 @@ def load_report(st: Any, refs: list[str], scorer: str = "default", slim: bool = 
     from ..report.assemble import SelectionError, assemble
 
     try:
-        views = [collect.view(st, r, scorer, prompts=not slim, slim=slim) for r in refs]
+        shared: dict[str, Any] = {}  # the runs of one protocol send the same prompts: each decoded once
+        views = [collect.view(st, r, scorer, prompts=not slim, slim=slim, prompt_cache=shared) for r in refs]
         return assemble(views, selection)
     except collect.RunNotFound as e:
         fail(str(e.args[0]))

@@ -48,11 +48,14 @@ def resolve_run(store: RunStore, ref: str) -> dict[str, Any]:
     return runs[0]
 
 
-def scored_rows(store: RunStore, run_id: str, scorer: str = "default", prompts: bool = True) -> list[ScoredRow]:
-    """``prompts=False``: the turns' prompts are left empty (tables never show them; the HTML report does)."""
+def scored_rows(store: RunStore, run_id: str, scorer: str = "default", prompts: bool = True,
+                prompt_cache: dict[str, Any] | None = None) -> list[ScoredRow]:
+    """``prompts=False``: the turns' prompts are left empty (tables never show them; the HTML report does);
+    ``prompt_cache``: decoded prompts shared with other runs' reads (one Prompt object for the prompt every run of
+    a protocol sends)."""
     turns: dict[tuple[str, int], list[Turn]] = defaultdict(list)
     subsets: dict[tuple[str, int], str] = {}
-    for c, verdict in store.answers(run_id, scorer, prompts=prompts):  # one pass: no table of every verdict first
+    for c, verdict in store.answers(run_id, scorer, prompts=prompts, prompt_cache=prompt_cache):  # one pass: no table of every verdict first
         k = (c.item_key, c.sample)
         turns[k].append(Turn(c.prompt, c.completion, verdict))
         subsets[k] = c.subset
@@ -122,14 +125,16 @@ def run_stats(rows: list[ScoredRow], figs: reasoning.Figures | None = None) -> d
             **reasoning.stats(rows, figs)}
 
 
-def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = True, slim: bool = False) -> RunView:
+def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = True, slim: bool = False,
+         prompt_cache: dict[str, Any] | None = None) -> RunView:
     """``prompts=False``: the rows' prompts are left empty; ``slim``: the rows are compact (:func:`slim_rows`: no
     prompts, no texts), for tables alone (not the HTML report, which shows the texts)."""
     run = resolve_run(store, ref)
     bench = registry.for_run(run)  # configured with the run's own options (scoring policy, data, ...)
     if slim and bench.summary_needs_texts:  # declared: rows with texts at once (no second read, no retry)
         slim, prompts = False, False
-    rows = slim_rows(store, run["run_id"], scorer) if slim else scored_rows(store, run["run_id"], scorer, prompts)
+    rows = (slim_rows(store, run["run_id"], scorer) if slim
+            else scored_rows(store, run["run_id"], scorer, prompts, prompt_cache))
     figs = reasoning.figures(rows)
     stats, extra = run_stats(rows, figs), reasoning.tables(rows, figs)
     del figs  # gone before the summariser runs: the two are never held together

@@ -241,9 +241,9 @@ class _Prompts:
 
     KEPT = 4096
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, seen: dict[str, Prompt] | None = None) -> None:
         self._db = db
-        self._seen: dict[str, Prompt] = {}
+        self._seen: dict[str, Prompt] = {} if seen is None else seen
 
     def of(self, raw: str | None, ref: str | None) -> Prompt:
         key = raw if raw is not None else ref
@@ -430,15 +430,17 @@ class RunStore:
         for c, _ in self._read(run_id, role, prompts, None):
             yield c
 
-    def answers(self, run_id: str, scorer: str,
-                prompts: bool = True) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
+    def answers(self, run_id: str, scorer: str, prompts: bool = True,
+                prompt_cache: dict[str, Prompt] | None = None) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
         """The run's answer turns in the order stored, each with its verdict by ``scorer`` (None: none stored), in
         one pass over the store (no table of every verdict is built first)."""
         self.flush()
-        yield from self._read(run_id, "answer", prompts, scorer)
+        yield from self._read(run_id, "answer", prompts, scorer, prompt_cache)
 
-    def _read(self, run_id: str, role: str | None, prompts: bool,
-              scorer: str | None) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
+    def _read(self, run_id: str, role: str | None, prompts: bool, scorer: str | None,
+              prompt_cache: dict[str, Prompt] | None = None) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
+        """``prompt_cache``: decoded prompts shared by several reads (the runs of one report send the same
+        prompts; at most ``_Prompts.KEPT`` kept)."""
         # a read without prompts still checks that each is JSON (in SQLite, nothing decoded): a damaged prompt is
         # a one-line error wherever the run is read, not only where the prompts are shown
         checked = ("json_valid(COALESCE(c.prompt_json, (SELECT p.json FROM prompts p WHERE p.hash = c.prompt_hash), "
@@ -466,7 +468,7 @@ class RunStore:
             raise describe(self.path, e) from e
         same: dict[str, str] = {}  # one object per distinct key, subset and role of the run (samples repeat them)
         verdicts = _Verdicts()
-        decoded = _Prompts(self.db)  # one Prompt per distinct stored prompt (each sample of an item repeats it)
+        decoded = _Prompts(self.db, prompt_cache)  # one Prompt per distinct stored prompt (each sample of an item repeats it)
         for r in _batches(cur, self.path):  # read in batches: a large run is never held as raw rows and objects both
             try:
                 if not prompts and r[6] == 0:
