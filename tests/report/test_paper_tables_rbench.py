@@ -48,7 +48,7 @@ def test_table5_ours_beside_the_paper_with_intervals() -> None:
     assert t is not None and t.title.startswith("R-Bench Table 5 layout")
     assert t.columns[:7] == ["model", "paper model", "R-Bench-T", "n", "95% CI", "paper", "Δ"]
     q = t.rows[0]
-    assert q[:4] == ["hf/Qwen/Qwen2.5-7B-Instruct", "Qwen2.5-7B-Instruct", 40.0, 100]
+    assert q[:4] == ["Qwen2.5-7B-Instruct", "Qwen2.5-7B-Instruct", 40.0, 100]  # the display name, then the paper's
     lo, hi = (float(x) for x in q[4].strip("[]").split(","))
     assert 29 < lo < 40 < hi < 51
     assert q[5:7] == [43.6, -3.6]
@@ -67,7 +67,7 @@ def test_cot_ablation_is_paired_on_common_items() -> None:
     t = cot_ablation_table(views)
     assert t is not None and len(t.rows) == 1
     r = dict(zip(t.columns, t.rows[0], strict=True))
-    assert (r["model"], r["config"], r["n"], r["w CoT"], r["w/o CoT"], r["Δ"]) == (model, "R-Bench-T", 100, 60.0,
+    assert (r["model"], r["config"], r["n"], r["w CoT"], r["w/o CoT"], r["Δ"]) == ("gpt-4o-2024-11-20", "R-Bench-T", 100, 60.0,
                                                                                  40.0, 20.0)
     assert 10 <= r["CI low"] < 20 < r["CI high"] <= 30
     assert r["p (bootstrap)"] < 0.01 and r["p (McNemar)"] < 0.001
@@ -105,6 +105,7 @@ def test_runs_on_other_data_are_separate_rows_still_matched_to_the_paper() -> No
     t = accuracy_table([a, b], 5, n_boot=200)
     assert t is not None
     rows = {r[0]: r for r in t.rows}
+    m = "gpt-4o-2024-11-20"  # rows are labelled by the display name
     assert set(rows) == {f"{m} · data=null", f"{m} · data=/tmp/own"}
     assert rows[f"{m} · data=null"][2] == 50.0 and rows[f"{m} · data=/tmp/own"][2] == 100.0
     assert rows[f"{m} · data=null"][1] == rows[f"{m} · data=/tmp/own"][1] == "GPT-4o-20241120"  # still matched

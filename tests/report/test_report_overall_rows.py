@@ -37,19 +37,26 @@ def test_two_runs_two_rows_and_overall_missing_in_every_renderer(tmp_path: Path)
     finally:
         server.stop()
     md, csv_path, page = tmp_path / "r.md", tmp_path / "r.csv", tmp_path / "r.html"
-    text = _cli("report", *ids, "--store", db, "--md", str(md), "--csv", str(csv_path), "--html", str(page))
+    quiet = _cli("report", *ids, "--store", db, "--md", str(md), "--csv", str(csv_path), "--html", str(page))
+    assert quiet.returncode == 0 and quiet.stdout == "", quiet.stderr  # file flags write files, print nothing
+    text = _cli("report", *ids, "--store", db, "--md", str(md), "--csv", str(csv_path), "--html", str(page), "--print")
     assert text.returncode == 0, text.stderr
     js = _cli("report", *ids, "--store", db, "--json")
     (main,) = [t for t in json.loads(js.stdout)["tables"] if t["title"] == "korbench (zero-shot)"]
     assert main["columns"][:3] == ["model", "scoring", "Overall"]
-    assert [r[1:3] for r in main["rows"]] == [["official", WHY], ["corrected", WHY]]  # one row per run
+    # one row per run; typed: the missing Overall is null, its reason in the row's reason column
+    assert [r[1:3] for r in main["rows"]] == [["official", None], ["corrected", None]]
+    reason = main["columns"].index("n/a reason")
+    assert [r[reason] for r in main["rows"]] == ["Overall: no Counterfactual items"] * 2
+    assert set(main["runs"]) == set(ids)  # each row's run
     assert "Scoring: official." in main["notes"] and "Scoring: corrected." in main["notes"]
     assert text.stdout.count(WHY) == 2 and "official" in text.stdout and "corrected" in text.stdout
     mdt = md.read_text(encoding="utf-8")
     assert mdt.count(f"| {WHY} |") == 2
     rows = list(csv.reader(io.StringIO(csv_path.read_text(encoding="utf-8"))))
     assert rows[0][:3] == ["model", "scoring", "Overall"] and [r[1:3] for r in rows[1:]] == \
-        [["official", WHY], ["corrected", WHY]]
+        [["official", ""], ["corrected", ""]]
+    assert [r[rows[0].index("n/a reason")] for r in rows[1:]] == ["Overall: no Counterfactual items"] * 2
     doc = page.read_text(encoding="utf-8")
     assert doc.count(WHY) >= 2 and "(corrected)" in doc  # the HTML labels tell the runs apart
 

@@ -89,9 +89,9 @@ def test_show_side_by_side_marks_differences(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["show", "alpha/3", "run_zero_1", "run_sc_2", "--store", str(path)])
     assert res.exit_code == 0, res.output
     out = res.output
-    assert "item alpha/3: 2 answer(s); reference: openai/toy-model [run_zero_1]" in out
+    assert "item alpha/3: 2 answer(s); reference: toy-model [run_zero_1]" in out  # display names
     # run_zero_1 answered the hostile text (incorrect); run_sc_2's last round got 10 (correct): marked
-    assert "== ≠ hf/other-model [run_sc_2]: correct · extracted 10" in out
+    assert "== ≠ other-model [run_sc_2] (self-correction): correct · extracted 10" in out
     assert "[+Round 3: [[10]]+]" in out
     assert "\x1b" not in out  # not a terminal: no colour codes
 

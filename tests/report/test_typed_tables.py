@@ -65,8 +65,9 @@ def test_every_renderer_writes_the_same_text() -> None:
     assert list(csv.reader(io.StringIO(render.to_csv(t)))) == [list(COLS), *SHOWN]
     # LaTeX: typed numbers right-aligned, the label column left
     tex = latex.to_latex([t])
-    assert r"\begin{tabular}{lrrrrl}" in tex  # Overall holds a missing value: text, left
-    assert r"a & 33.33 & 0.00 (50.00) & 250 & \textless{}0.001 & n/a (no Cipher items) \\" in tex
+    # Overall holds numbers and a missing value: right-aligned, "n/a" in the cell, the reason in the notes
+    assert r"\begin{tabular}{lrrrrr}" in tex
+    assert r"a & 33.33 & 0.00 (50.00) & 250 & \textless{}0.001 & n/a \\" in tex and "n/a: no Cipher items" in tex
     # JSON: rows as shown (p-values stay numbers), the typed fields beside them
     js = json.loads(json.dumps(t.to_json()))
     assert js["rows"][1][:4] == SHOWN[1][:3] + [3] and js["rows"][0][4] == 0.0004

@@ -68,50 +68,98 @@ def bench_with_options(name: str, pairs: list[str] | None, data: str | None) -> 
     return registry.create(name, opts)
 
 
-def print_report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", ci: bool = False,
-            prompts: bool = True, prices: Any = None) -> None:
-    """``prompts=False`` (the table after a run: the prompts were just written and tables never show them)
-    reads compact rows (``collect.slim_rows``: no prompts, no texts, memory that does not grow with the texts);
-    ``report`` reads every prompt, so a damaged one is reported."""
-    from ..core.safetext import json_shown, shown
-    from ..core.tokens import show_count
-    from ..report import collect, render
+def load_report(st: Any, refs: list[str], scorer: str = "default", slim: bool = True, selection: Any = None,
+                debug: bool = False) -> Any:
+    """The views of ``refs`` and their one assembled :class:`~reasoneval.report.assemble.Report`; a run that is
+    not there, a ``--tables`` name that is not there and a benchmark's own failure are one line each (the last
+    with its traceback under ``debug``). ``slim``: compact rows (no prompts, no texts; the tables need none)."""
+    from ..report import collect
+    from ..report.assemble import SelectionError, assemble
 
     try:
-        views = [collect.view(st, r, scorer, prompts, slim=not prompts) for r in refs]
-    except KeyError as e:
+        shared: dict[str, Any] = {}  # the runs of one protocol send the same prompts: each decoded once
+        views = [collect.view(st, r, scorer, prompts=not slim, slim=slim, prompt_cache=shared) for r in refs]
+        return assemble(views, selection)
+    except collect.RunNotFound as e:
         fail(str(e.args[0]))
-    tables = collect.merge(views)
-    from ..report.paper_tables import extra_tables
+    except SelectionError as e:
+        fail(str(e))
+    except collect.PluginError as e:
+        if debug:
+            import traceback
 
-    tables += extra_tables(views)  # paper tables that span several runs (a benchmark's ``paper_tables``)
-    if ci:
-        from ..report.stats_tables import ci_table
+            traceback.print_exception(e.__cause__ or e, file=sys.stderr)
+        fail(str(e) + ("" if debug else " (--debug shows the traceback)"))
 
-        tables.append(ci_table(views))
-    from ..report.addons import addon_tables
 
-    tables += addon_tables(views, prices)  # samples (pass@k, maj@k) and, with --prices, cost
+def print_report(st: Any, refs: list[str], json_out: bool, scorer: str = "default", ci: bool = False,
+                 prompts: bool = True, prices: Any = None) -> None:
+    """The report of ``refs`` on standard output (terminal tables, or ``json_out``: one JSON document); the table
+    after a run. Tables need no prompt or text: the rows are read compact (``collect.slim_rows``)."""
+    from ..report.assemble import Selection
+
+    rep = load_report(st, refs, scorer, slim=True, selection=Selection(ci=ci, prices=prices))
+    show_report(rep, json_out, st, scorer)
+
+
+def show_report(rep: Any, json_out: bool, st: Any = None, scorer: str = "default", paper: bool = True) -> None:
+    """Print an assembled report: JSON, or the tables (with published values) and one line per run."""
+    from ..core.safetext import shown
+    from ..core.tokens import show_count
+    from ..report import formats, render
+
     with stdout_guard():
         if json_out:
-            typer.echo(json_shown({"runs": [{"run": v.run, "stats": v.stats} for v in views],
-                                   "tables": [t.to_json() for t in tables]}, indent=1))
-        else:
-            render.to_terminal(tables)
-            for v in views:
-                s = v.stats
-                n = len({r.item_key for r in v.rows})  # items, not item x sample answers
-                answers = f" ({s['items']} answers)" if s["items"] != n else ""
-                spec = v.run.get("spec") or {}
-                origin = f" ({spec['protocol']})" if isinstance(spec, dict) and spec.get("protocol") else ""
-                typer.echo(f"{shown(v.run['run_id'])} {shown(v.run['model'])}{shown(origin)}: {n} items{answers}, "
-                           f"{s['errors']} errors, "
-                           f"{s['unextractable']} unextractable ({s['truncated']} truncated), "
-                           f"{show_count(s['prompt_tokens'])}+{show_count(s['completion_tokens'])} tokens"
-                           + (f" ({unknown} of {s['calls']} calls without usage)"
-                              if (unknown := max(s.get('prompt_tokens_unknown') or 0,
-                                                 s.get('completion_tokens_unknown') or 0)) else ""))
+            typer.echo(formats.json_text(rep))
+            sys.stdout.flush()
+            return
+        render.to_terminal([formats.shown(rt, paper) for rt in rep.tables])
+        note = formats.left_out_note(rep)
+        if note:
+            typer.echo(note)
+        for v, info in zip(rep.views, rep.runs, strict=True):
+            s = v.stats
+            n = len({r.item_key for r in v.rows})  # items, not item x sample answers
+            answers = f" ({s['items']} answers)" if s["items"] != n else ""
+            spec = v.run.get("spec") or {}
+            origin = f" ({spec['protocol']})" if isinstance(spec, dict) and spec.get("protocol") else ""
+            typer.echo(f"{shown(v.run['run_id'])} {shown(v.run['model'])}{shown(origin)}: {n} items{answers}, "
+                       f"{s['errors']} errors, "
+                       f"{s['unextractable']} unextractable ({s['truncated']} truncated), "
+                       f"{show_count(s['prompt_tokens'])}+{show_count(s['completion_tokens'])} tokens"
+                       + (f" ({unknown} of {s['calls']} calls without usage)"
+                          if (unknown := max(s.get('prompt_tokens_unknown') or 0,
+                                             s.get('completion_tokens_unknown') or 0)) else "")
+                       + ("" if info.complete else f"; incomplete: {shown(info.missing)}, not ranked with complete "
+                          "runs"))
+            if st is not None and s["items"] and s["unextractable"] == s["items"]:
+                _unextractable_hint(st, v.run, scorer)
         sys.stdout.flush()
+
+
+def _unextractable_hint(st: Any, run: dict[str, Any], scorer: str, k: int = 3) -> None:
+    """Every answer of a run was unextractable: the first ``k`` answers with their verdicts, and the command that
+    shows one in full (a table of 0.00 alone says nothing about why)."""
+    import re
+
+    shown: list[str] = []
+    key = ""
+    for c, verdict in st.answers(run["run_id"], scorer, prompts=False):
+        text = re.sub(r"\s+", " ", c.completion.text or "").strip()
+        text = re.sub(r"[\x00-\x1f\x7f-\x9f]", "?", text)
+        what = verdict.outcome.value if verdict is not None else "no verdict"
+        how = f", {verdict.method}" if verdict is not None and verdict.method else ""
+        shown.append(f"  {c.item_key}: [{what}{how}] {text[:160]!r}" + ("..." if len(text) > 160 else ""))
+        key = key or c.item_key
+        if len(shown) >= k:
+            break
+    if not shown:
+        return
+    typer.echo(f"every answer of run {run['run_id']} was unextractable (no final answer in the format the benchmark "
+               f"asks for); the first {len(shown)}:")
+    for line in shown:
+        typer.echo(line)
+    typer.echo(f"  see one in full: reasoneval show {key} {run['run_id']}")
 
 
 @contextlib.contextmanager

@@ -23,9 +23,11 @@ def _views(store: Path, refs: list[str]) -> list[Any]:
 
     st = cli.existing_store(store, readonly=True)
     try:
-        return [collect.view(st, r) for r in refs]
-    except KeyError as e:
+        return [collect.view(st, r, slim=True) for r in refs]  # statistics read verdicts, never texts
+    except collect.RunNotFound as e:
         cli.fail(str(e.args[0]))
+    except collect.PluginError as e:  # a benchmark's bug is its error, not a missing run
+        cli.fail(str(e))
 
 
 def _emit(tables: list[Any], json_out: bool) -> None:

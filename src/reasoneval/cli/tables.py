@@ -10,29 +10,39 @@ from typing import Annotated, Any
 import typer
 
 from ..core import registry
-from .common import DEFAULT_STORE, StoreOpt, app, existing_store, fail, print_report
+from .common import DEFAULT_STORE, StoreOpt, app, existing_store, fail
 
 
 @app.command()
 def report(
     runs: Annotated[list[str], typer.Argument(help="run ids (or unique prefixes)")],
     store: StoreOpt = DEFAULT_STORE,
-    json_out: Annotated[bool, typer.Option("--json")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="print the report as one JSON document (typed)")] = False,
     html: Annotated[Path | None, typer.Option(help="write a self-contained HTML report")] = None,
     md: Annotated[Path | None, typer.Option(help="write the tables as Markdown")] = None,
-    csv_path: Annotated[Path | None, typer.Option("--csv", help="write the tables as CSV, one file per table (NAME.csv, NAME-2-<title>.csv, ...)")] = None,
+    csv_path: Annotated[Path | None, typer.Option("--csv", help="write the tables as typed CSV, one file per table (NAME.csv, NAME-2-<title>.csv, ...)")] = None,
     ci: Annotated[bool, typer.Option("--ci", help="add 95% bootstrap confidence intervals per run and subset")] = False,
-    latex: Annotated[Path | None, typer.Option("--latex", help="write the tables as LaTeX (booktabs)")] = None,
+    latex: Annotated[Path | None, typer.Option("--latex", help="write a LaTeX document that pdflatex compiles (and the tables alone, for \\input, beside it as <stem>-tables.tex)")] = None,
     prices: Annotated[Path | None, typer.Option("--prices", help="price file (YAML/JSON: model -> input/output/reasoning per 1M tokens): adds a cost table")] = None,
+    tables: Annotated[str | None, typer.Option("--tables", help="main | rules | all | NAME,... (default: every table for up to 3 runs, the main tables for more; per-rule tables on request)")] = None,
+    print_too: Annotated[bool, typer.Option("--print", help="also print the tables when writing files")] = False,
+    paper: Annotated[bool, typer.Option("--paper/--no-paper", help="the published values (paper, Δ) beside ours, where the benchmark has them")] = True,
+    debug: Annotated[bool, typer.Option("--debug", help="a benchmark's failure with its traceback")] = False,
 ) -> None:
-    """Print the tables of one or more runs (terminal and JSON; HTML/Markdown/CSV/LaTeX files)."""
+    """The tables of one or more runs: on the terminal (or --json), or written to HTML/Markdown/CSV/LaTeX files
+    (then nothing is printed unless --print). Every format carries the same tables, the published values beside
+    ours where a benchmark has them."""
     from ..core.outfile import OutputError, check_target, output_path, write_text
-    from ..report import collect, render
+    from ..report import formats, render
+    from ..report.assemble import Selection
+    from .common import load_report, show_report
 
+    files = [t for t in (md, csv_path, html, latex) if t is not None]
     try:
-        for target in (md, csv_path, html, latex):
-            if target is not None:
-                check_target(target)
+        for target in files:
+            check_target(target)
+        if latex is not None:
+            check_target(_tables_file(latex))
     except OutputError as e:
         fail(str(e))
     price_table = None
@@ -44,51 +54,49 @@ def report(
         except PriceError as e:
             fail(str(e))
     st = existing_store(store, readonly=True)
-    if md or csv_path or html or latex:
-        try:
-            views = [collect.view(st, r) for r in runs]
-        except KeyError as e:
-            fail(str(e.args[0]))
-        tables = collect.merge(views)
-        from ..report.paper_tables import extra_tables
+    sel = Selection.parse(tables, ci=ci, prices=price_table, paper=paper)
+    # the tables need compact rows only; the HTML report shows prompts and texts
+    rep = load_report(st, runs, slim=html is None, selection=sel, debug=debug)
+    written: list[Path] = []
+    try:  # each file all or nothing (core/outfile.py); a failure is one line
+        if md:
+            write_text(md, render.report_markdown(rep, paper))
+            written.append(md)
+        if csv_path:
+            for path, text in render.report_csv_files(rep, csv_path):
+                write_text(path, text)
+                written.append(path)
+        if latex:
+            from ..report.latex import report_latex
 
-        tables += extra_tables(views)
-        if ci:
-            from ..report.stats_tables import ci_table
+            doc, body = report_latex(rep, paper)
+            write_text(latex, doc)
+            written.append(latex)
+            write_text(_tables_file(latex), body)
+            written.append(_tables_file(latex))
+        if html:
+            from ..report.html import write_html
 
-            tables.append(ci_table(views))
-        from ..report.addons import addon_tables
-
-        tables += addon_tables(views, price_table)
-        written: list[Path] = []
-        try:  # each file all or nothing (core/outfile.py); a failure is one line
-            if md:
-                write_text(md, render.to_markdown(tables))
-                written.append(md)
-            if csv_path:
-                for path, text in render.csv_files(tables, csv_path):
-                    write_text(path, text)
-                    written.append(path)
-            if latex:
-                from ..report.latex import to_latex
-
-                write_text(latex, to_latex(tables))
-                written.append(latex)
-            if html:
-                from ..report.html import write_html
-
-                with output_path(html) as tmp:
-                    side = write_html(views, tmp, prices=price_table, final=html)
-                written.append(html)
-                if side:  # a large report: the item texts are a folder beside the page
-                    written.append(side[0].parent)
-        except OutputError as e:
-            for path in written:
-                typer.echo(f"wrote {path}", err=True)
-            fail(str(e))
+            with output_path(html) as tmp:
+                side = write_html(rep.views, tmp, prices=price_table, final=html, report=rep)
+            written.append(html)
+            if side:  # a large report: the item texts are a folder beside the page
+                written.append(side[0].parent)
+    except OutputError as e:
         for path in written:
             typer.echo(f"wrote {path}", err=True)
-    print_report(st, runs, json_out, ci=ci, prices=price_table)
+        fail(str(e))
+    for path in written:
+        typer.echo(f"wrote {path}", err=True)
+    if json_out or print_too or not files:
+        show_report(rep, json_out, st, paper=paper)
+    elif (note := formats.left_out_note(rep)) is not None:
+        typer.echo(note, err=True)
+
+
+def _tables_file(latex: Path) -> Path:
+    """Where ``--latex FILE`` puts the tables alone (for ``\\input``): ``<stem>-tables.tex`` beside FILE."""
+    return latex.with_name(f"{latex.stem}-tables{latex.suffix or '.tex'}")
 
 
 @app.command("runs")

@@ -49,6 +49,9 @@ class Benchmark(ABC):
     default_params: GenParams = GenParams()
     #: this benchmark's typed options (a frozen dataclass subclassing BenchOptions); ``-O key=value``
     Options: ClassVar[type[BenchOptions]] = BenchOptions
+    #: ``summarize`` reads the answers' texts: the report gives it rows with texts (default: compact rows of
+    #: verdicts, finish reasons and token counts, whose completions refuse to give a text)
+    summary_needs_texts: ClassVar[bool] = False
 
     @property
     def options(self) -> BenchOptions:

@@ -73,6 +73,19 @@ def pvalue(p: float | None) -> PValue | None:
     return None if p is None else PValue(p)
 
 
+class Delta(float):
+    """A difference in points (ours − paper): shown with its sign (``+1.20``, ``-0.40``, ``+0.00``); a number in
+    JSON."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "" if math.isnan(self) else f"{float(self):+.{DIGITS}f}"
+
+    def __format__(self, spec: str) -> str:
+        return str(self) if not spec else float.__format__(self, spec)
+
+
 class Missing(str):
     """A cell whose value does not exist, shown with why: ``n/a (no Counterfactual items)``."""
 
@@ -106,6 +119,8 @@ def cell(x: Any) -> str:
         return ""
     if isinstance(x, PValue):
         return pvalue_text(x)
+    if isinstance(x, Delta):
+        return str(x)
     if isinstance(x, bool):
         return str(x)
     if isinstance(x, float):

@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+from typing import Any
 
 REDACTED = "[REDACTED]"
 _SECRETS: set[str] = set()
@@ -200,11 +201,11 @@ def html_safe(page: str) -> str:
 _JSON_RAW = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
-def json_shown(doc: object, indent: int | None = None) -> str:
+def json_shown(doc: object, indent: int | None = None, default: Any = None) -> str:
     """``doc`` as JSON for a terminal: non-ASCII text kept readable (``ensure_ascii=False``), but the characters
     JSON may leave raw that a terminal acts on (``DEL``, C1 controls, bidirectional overrides) written as
     ``\\uXXXX`` escapes (the same JSON value; C0 controls JSON always escapes)."""
     import json
 
-    text = json.dumps(doc, ensure_ascii=False, indent=indent)
+    text = json.dumps(doc, ensure_ascii=False, indent=indent, default=default)
     return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

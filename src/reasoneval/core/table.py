@@ -39,18 +39,22 @@ class TableKind(StrEnum):
 class Column(str):
     """A column header (its label, as shown) with a semantic ``id`` that does not change with the label."""
 
-    __slots__ = ("id", "unit")
+    __slots__ = ("id", "unit", "secondary")
     id: str
     unit: str
+    secondary: str
 
-    def __new__(cls, label: str, id: str | None = None, unit: str = "") -> Column:
+    def __new__(cls, label: str, id: str | None = None, unit: str = "", secondary: str = "") -> Column:
         self = super().__new__(cls, label)
         self.id = label if id is None else id
         self.unit = unit
+        #: what a cell's secondary value (in parentheses) is, e.g. ``real-life rate``; typed outputs (CSV, JSON)
+        #: name its own column after it
+        self.secondary = secondary
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Column, (str(self), self.id, self.unit))
+        return (Column, (str(self), self.id, self.unit, self.secondary))
 
 
 #: the id of an accuracy column (the default summary's ``accuracy``): a long per-label table of several runs is

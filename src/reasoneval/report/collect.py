@@ -14,7 +14,7 @@ from ..core.verdicts import Method
 from ..store.sqlite import RunStore
 from . import reasoning
 from .labels import display_name, mode_label
-from .slim import Counts, SlimRow, reasoned
+from .slim import Counts, SlimRow, TextNotRead, reasoned
 
 
 @dataclass
@@ -25,20 +25,37 @@ class RunView:
     stats: dict[str, Any]
 
 
+class RunNotFound(KeyError):
+    """No run (or more than one) answers to a reference: the one error a report turns into "not found". A
+    ``KeyError`` so that callers written before it still catch it."""
+
+
+class PluginError(Exception):
+    """A benchmark's own code (its summary, paper tables, ...) failed on a run: reported as that benchmark's error
+    (with its traceback under ``--debug``), never as a missing run. ``__cause__`` is the original exception."""
+
+    def __init__(self, benchmark: str, what: str, exc: BaseException) -> None:
+        super().__init__(f"benchmark {benchmark!r}: {what} failed: {type(exc).__name__}: {exc}")
+        self.benchmark = benchmark
+
+
 def resolve_run(store: RunStore, ref: str) -> dict[str, Any]:
     runs = store.find_runs(ref)
     if not runs:
-        raise KeyError(f"no run matching {ref!r} in {store.path}")
+        raise RunNotFound(f"no run matching {ref!r} in {store.path}")
     if len(runs) > 1:
-        raise KeyError(f"{ref!r} matches {len(runs)} runs: {', '.join(r['run_id'] for r in runs)}")
+        raise RunNotFound(f"{ref!r} matches {len(runs)} runs: {', '.join(r['run_id'] for r in runs)}")
     return runs[0]
 
 
-def scored_rows(store: RunStore, run_id: str, scorer: str = "default", prompts: bool = True) -> list[ScoredRow]:
-    """``prompts=False``: the turns' prompts are left empty (tables never show them; the HTML report does)."""
+def scored_rows(store: RunStore, run_id: str, scorer: str = "default", prompts: bool = True,
+                prompt_cache: dict[str, Any] | None = None) -> list[ScoredRow]:
+    """``prompts=False``: the turns' prompts are left empty (tables never show them; the HTML report does);
+    ``prompt_cache``: decoded prompts shared with other runs' reads (one Prompt object for the prompt every run of
+    a protocol sends)."""
     turns: dict[tuple[str, int], list[Turn]] = defaultdict(list)
     subsets: dict[tuple[str, int], str] = {}
-    for c, verdict in store.answers(run_id, scorer, prompts=prompts):  # one pass: no table of every verdict first
+    for c, verdict in store.answers(run_id, scorer, prompts=prompts, prompt_cache=prompt_cache):  # one pass: no table of every verdict first
         k = (c.item_key, c.sample)
         turns[k].append(Turn(c.prompt, c.completion, verdict))
         subsets[k] = c.subset
@@ -108,23 +125,34 @@ def run_stats(rows: list[ScoredRow], figs: reasoning.Figures | None = None) -> d
             **reasoning.stats(rows, figs)}
 
 
-def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = True, slim: bool = False) -> RunView:
+def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = True, slim: bool = False,
+         prompt_cache: dict[str, Any] | None = None) -> RunView:
     """``prompts=False``: the rows' prompts are left empty; ``slim``: the rows are compact (:func:`slim_rows`: no
     prompts, no texts), for tables alone (not the HTML report, which shows the texts)."""
     run = resolve_run(store, ref)
     bench = registry.for_run(run)  # configured with the run's own options (scoring policy, data, ...)
-    rows = slim_rows(store, run["run_id"], scorer) if slim else scored_rows(store, run["run_id"], scorer, prompts)
+    if slim and bench.summary_needs_texts:  # declared: rows with texts at once (no second read, no retry)
+        slim, prompts = False, False
+    rows = (slim_rows(store, run["run_id"], scorer) if slim
+            else scored_rows(store, run["run_id"], scorer, prompts, prompt_cache))
     figs = reasoning.figures(rows)
     stats, extra = run_stats(rows, figs), reasoning.tables(rows, figs)
     del figs  # gone before the summariser runs: the two are never held together
+    what = f"the summary of run {run['run_id']}"
     try:
         tables = bench.summarize(rows, run["mode"])
-    except LookupError:
+    except TextNotRead as e:
         if not slim:
-            raise
-        # a summariser that reads the answers' texts (a plugin's, say): it gets rows with texts
+            raise PluginError(str(run["benchmark"]), what, e) from e
+        # a summariser that reads the answers' texts without declaring it (``summary_needs_texts``): it gets rows
+        # with texts
         rows = scored_rows(store, run["run_id"], scorer, prompts=False)
-        tables = bench.summarize(rows, run["mode"])
+        try:
+            tables = bench.summarize(rows, run["mode"])
+        except Exception as e2:  # noqa: BLE001 - a plugin's bug is reported as that plugin's error
+            raise PluginError(str(run["benchmark"]), what, e2) from e2
+    except Exception as e:  # noqa: BLE001 - a plugin's bug is reported as that plugin's error
+        raise PluginError(str(run["benchmark"]), what, e) from e
     return RunView(run, rows, tables + extra, stats)
 
 

@@ -169,8 +169,10 @@ def _benchmark(name: str) -> Benchmark | None:
         return None
 
 
-def render_table(views: list[RunView], m: MergedTable, bench: str) -> str:
-    m = with_paper(views, m, bench)
+def render_table(views: list[RunView], m: MergedTable, bench: str, paper: bool = True) -> str:
+    """``paper``: put the benchmark's published values on the cells (False: the table has them already)."""
+    if paper:
+        m = with_paper(views, m, bench)
     notes = m.notes
     notes_html = "".join(f'<p class="note">{esc(n)}</p>' for n in notes)
     m, _ = drop_empty_columns(m)
@@ -230,17 +232,24 @@ def _overview_tables(views: list[RunView], idx: list[int], labels: list[str]) ->
 
 
 def _overview_table(views: list[RunView], idx: list[int], labels: list[str], mode: str | None = None) -> str:
+    from .completeness import completeness
+
     rows = []
     for i in idx:
         v = views[i]
         acc, n = accuracy(v.rows)
-        rows.append((acc if acc is not None else -1.0, i, v, n, acc))
-    rows.sort(key=lambda x: -x[0])
+        whole, why = completeness(v)
+        # a run missing a category is not ranked among the complete ones (as in the paper's table)
+        rows.append(((0 if whole else 1, -(acc if acc is not None else -1.0)), i, v, n, acc, why))
+    rows.sort(key=lambda x: x[0])
     body = []
-    for _, i, v, _n, acc in rows:
+    for _, i, v, _n, acc, why in rows:
         s, run = v.stats, v.run
+        mark = (f' <span class="incomplete" title="{esc(why)}">incomplete: {esc(why)}</span>' if why else "")
+        cls = ' class="partial"' if why else ""
         body.append(
-            f'<tr data-run="{i}"><td>{esc(labels[i])}</td><td>{esc(mode_label(run))}</td>'
+            f'<tr data-run="{i}"{cls}><td>{esc(labels[i])}{mark}</td>'
+            f'<td>{esc(mode_label(run))}</td>'
             f'<td>{esc(run.get("subset") if _partial(run) else "all")}</td><td class="num" data-v="{n_items(v)}">'
             f'{esc(n_items(v))}</td>'
             + (f'<td class="num" data-v="{acc}">{numbers.text(acc)}</td>' if acc is not None else "<td></td>")
@@ -274,6 +283,51 @@ def render_leaderboard(views: list[RunView], labels: list[str]) -> str:
     if not parts:
         parts.append('<p class="note">No runs.</p>')
     return "".join(parts)
+
+
+def render_report_tables(rep: Any) -> str:
+    """The leaderboard of an assembled report (:mod:`.assemble`): per benchmark its runs' overview and its tables
+    (published values already on the cells), per-rule tables collapsed; then the tables across runs."""
+    views, labels = rep.views, rep.labels
+    parts = []
+    by_bench: dict[str, list[Any]] = defaultdict(list)
+    for rt in rep.tables:
+        if rt.benchmark is not None:
+            by_bench[rt.benchmark].append(rt)
+    for bench, idx in _by_benchmark(views).items():
+        inner = [_overview_tables(views, idx, labels)]
+        for rt in by_bench.get(bench, []):
+            t = rt.table
+            m = MergedTable(t.title, list(t.columns), [list(r) for r in t.rows],
+                            [-1 if i is None else i for i in rt.runs], list(t.notes), t.kind)
+            if rt.constants:
+                m.notes.insert(0, "All rows: " + ", ".join(f"{k} {v}" for k, v in rt.constants.items()) + ".")
+            body = render_table(views, m, bench, paper=False)
+            if rt.group == "rules":
+                body = (f'<details class="rules"><summary>{esc(t.title)} ({len(t.rows)} rows)</summary>'
+                        f"{body}</details>")
+            inner.append(body)
+        parts.append(f'<section class="bench" id="lb-{esc(re.sub(r"[^a-z0-9]", "", bench.lower()))}">'
+                     f'<h3>{esc(bench)}</h3>{"".join(inner)}</section>')
+    cross = [rt.table for rt in rep.tables if rt.benchmark is None]
+    if cross:
+        parts.append(_cross_html(cross))
+    if rep.left_out:
+        from .formats import left_out_note
+
+        parts.append(f'<p class="note">{esc(left_out_note(rep))}</p>')
+    return "".join(parts) or '<p class="note">No runs.</p>'
+
+
+def _cross_html(tables: list[Table]) -> str:
+    parts = []
+    for t in tables:
+        head = "".join(f'<th data-col="{i}">{esc(c)}</th>' for i, c in enumerate(t.columns))
+        body = "".join("<tr>" + "".join(_td(x) for x in r) + "</tr>" for r in t.rows)
+        notes = "".join(f'<p class="note">{esc(n)}</p>' for n in t.notes)
+        parts.append(f'<div class="tablewrap"><h4>{esc(t.title)}</h4><table class="lb sortable"><thead><tr>{head}'
+                     f"</tr></thead><tbody>{body}</tbody></table>{notes}</div>")
+    return f'<section class="bench" id="lb-paper-tables"><h3>Paper tables across runs</h3>{"".join(parts)}</section>'
 
 
 def render_cross_run_tables(views: list[RunView], prices: dict[str, Price] | None = None) -> str:
@@ -373,9 +427,11 @@ class _Strings:
 
     MIN = 32
 
-    def __init__(self) -> None:
+    def __init__(self, parts: dict[str, list[str]] | None = None) -> None:
         self.items: list[str] = []
         self.index: dict[str, int] = {}
+        #: a text's parts, shared by the runs of one report (runs of one protocol send the same prompts)
+        self.parts = {} if parts is None else parts
 
     def seg(self, s: str) -> int | str:
         if len(s) < self.MIN:
@@ -392,7 +448,10 @@ class _Strings:
             return None
         if len(s) < 48:
             return s
-        return [self.seg(p) for p in s.split("\n\n")]
+        parts = self.parts.get(s)
+        if parts is None:
+            parts = self.parts[s] = s.split("\n\n")
+        return [self.seg(p) for p in parts]
 
 
 def _content_text(content: Any) -> str:
@@ -485,8 +544,9 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
     runs = []
     out = []
     chunks = []
+    shared: dict[str, list[str]] = {}
     for ri, v in enumerate(views):
-        strs = _Strings()  # per run: a chunk decodes on its own
+        strs = _Strings(shared)  # per run: a chunk decodes on its own
         per_run: list[Any] = []
         bench = str(v.run.get("benchmark", ""))
         known = items[ri] if items is not None else {}
@@ -502,7 +562,7 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
                 n = usage.completion_tokens if usage is not None else None  # None: unknown, not 0
                 ctoks = None if ctoks is None or n is None else ctoks + n
                 turns.append([
-                    _prompt(strs, t.prompt), strs.text(c.text),
+                    _prompt(strs, t.prompt), c.text,  # a completion is its own: nothing to share
                     vd.extracted if vd else None, vd.outcome.value if vd else None,
                     vd.method if vd else None, (vd.detail or None) if vd else None,
                     c.finish_reason, c.error, usage.prompt_tokens if usage is not None else None,
@@ -528,7 +588,8 @@ def build_html(views: list[RunView], title: str = "reasoneval report", load_item
 
 
 def build_page(views: list[RunView], title: str = "reasoneval report", load_items: bool = True,
-               prices: dict[str, Price] | None = None, side: str | None = None) -> tuple[str, dict[str, str]]:
+               prices: dict[str, Price] | None = None, side: str | None = None,
+               report: Any = None) -> tuple[str, dict[str, str]]:
     """The page, and its side files (relative name -> text). ``side``: the folder name (beside the page) for
     the item texts when they are more than :data:`item_chunks.EMBED_LIMIT`; None: always embedded."""
     views = list(views)
@@ -537,7 +598,7 @@ def build_page(views: list[RunView], title: str = "reasoneval report", load_item
     js = _asset("report.js")
     plots, plot_notes = make_plots(views)
     index, chunks = item_data(views, labels, bench_items(views) if load_items else None)
-    packed = [ic.pack(c) for c in chunks]
+    packed = [ic.pack(c, level=1) for c in chunks]  # the texts: fast compression (6 costs 5x the time)
     files: dict[str, str] = {}
     if side is not None and sum(map(len, packed)) > ic.EMBED_LIMIT:
         index["chunkSrc"] = [f"{side}/run-{i}.js" for i in range(len(packed))]
@@ -552,6 +613,8 @@ def build_page(views: list[RunView], title: str = "reasoneval report", load_item
     n_items = sum(len(v.rows) for v in views)
     benches = sorted({str(v.run.get("benchmark")) for v in views})
     generated = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    leaderboard = (render_report_tables(report) if report is not None
+                   else render_leaderboard(views, labels) + render_cross_run_tables(views, prices))
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{esc(csp)}">
@@ -566,7 +629,7 @@ by reasoneval {esc(__version__)}</p>
 <nav><a href="#leaderboard">Leaderboard</a><a href="#plots">Plots</a><a href="#items">Items</a><a href="#runs">Runs</a></nav>
 </header>
 <main>
-<section id="leaderboard"><h2>Leaderboard</h2>{render_leaderboard(views, labels)}{render_cross_run_tables(views, prices)}</section>
+<section id="leaderboard"><h2>Leaderboard</h2>{leaderboard}</section>
 <section id="plots"><h2>Plots</h2>{render_plots(plots, plot_notes)}</section>
 <section id="items"><h2>Items</h2>
 <noscript><p class="note">The item browser needs JavaScript.</p></noscript>
@@ -596,7 +659,7 @@ def side_folder(path: Path) -> Path:
 
 
 def write_html(views: list[RunView], path: Path, prices: dict[str, Price] | None = None,
-               final: Path | None = None) -> list[Path]:
+               final: Path | None = None, report: Any = None) -> list[Path]:
     """Write the HTML report of ``views`` to ``path``: one self-contained file, or for item texts over
     :data:`item_chunks.EMBED_LIMIT`, the page plus a folder of text chunks beside ``final`` (the page's final
     name when ``path`` is a temporary file renamed into place later). Returns the side files written."""
@@ -604,7 +667,7 @@ def write_html(views: list[RunView], path: Path, prices: dict[str, Price] | None
     if path.parent and not path.parent.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
     folder = side_folder(Path(final) if final is not None else path)
-    page, files = build_page(views, prices=prices, side=folder.name)
+    page, files = build_page(views, prices=prices, side=folder.name, report=report)
     written = []
     for old in folder.glob("run-*.js"):  # chunks of an earlier report under this name
         old.unlink()

@@ -28,10 +28,11 @@ _BLOCK = re.compile(r'<script type="application/octet-stream" id="([a-z0-9-]+)">
 _SIDE = re.compile(r'^reasonevalChunk\((\d+),"([A-Za-z0-9+/=]*)"\);\n?$')
 
 
-def pack(obj: Any) -> str:
-    """``obj`` as base64 of gzip of JSON (lone surrogates, which UTF-8 cannot carry, as JSON escapes)."""
+def pack(obj: Any, level: int = 6) -> str:
+    """``obj`` as base64 of gzip (``level``) of JSON (lone surrogates, which UTF-8 cannot carry, as JSON
+    escapes)."""
     raw = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8", "backslashreplace")
-    return base64.b64encode(gzip.compress(raw, 6, mtime=0)).decode("ascii")
+    return base64.b64encode(gzip.compress(raw, level, mtime=0)).decode("ascii")
 
 
 def unpack(text: str) -> Any:

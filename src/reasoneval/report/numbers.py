@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..core.numbers import (
     DIGITS,
     P_FLOOR,
+    Delta,
     Missing,
     PValue,
     cell,
@@ -19,5 +20,5 @@ from ..core.numbers import (
     text,
 )
 
-__all__ = ["DIGITS", "P_FLOOR", "Missing", "PValue", "cell", "interval", "mean_of_all", "missing_categories",
+__all__ = ["DIGITS", "Delta", "P_FLOOR", "Missing", "PValue", "cell", "interval", "mean_of_all", "missing_categories",
            "percent", "pvalue", "pvalue_text", "rounded", "text"]

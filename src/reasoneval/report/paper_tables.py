@@ -10,10 +10,12 @@ from collections.abc import Sequence
 
 from ..core.benchmark import Table
 from .collect import RunView
+from .labels import display_name
 
 
 def row_labels(views: Sequence[RunView], with_mode: bool) -> list[str]:
-    """The row label of each run in a cross-run paper table: its model, then (``with_mode``) its mode and the
+    """The row label of each run in a cross-run paper table: its display name (``--name`` / ``rename``, else the
+    model's name without provider and endpoint), then (``with_mode``) its mode and the
     benchmark options in which these runs differ, so runs made differently are never pooled into one row."""
     def ident(v: RunView) -> dict[str, str]:
         opts = (v.run.get("spec") or {}).get("options") or {}
@@ -23,7 +25,7 @@ def row_labels(views: Sequence[RunView], with_mode: bool) -> list[str]:
     ids = [ident(v) for v in views]
     keys = list(dict.fromkeys(k for d in ids for k in d))
     differing = [k for k in keys if len({d.get(k, "") for d in ids}) > 1]
-    return [" · ".join([str(v.run.get("model")), *(d.get(k, "") if k == "mode" else f"{k}={d.get(k, '')}"
+    return [" · ".join([display_name(v.run), *(d.get(k, "") if k == "mode" else f"{k}={d.get(k, '')}"
                                                      for k in differing)]) for v, d in zip(views, ids, strict=True)]
 
 

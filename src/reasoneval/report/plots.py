@@ -147,7 +147,11 @@ def _cell(rows: Iterable[ScoredRow]) -> kit.Cell:
 
 
 def category_cells(views: Sequence[RunView]) -> dict[str, tuple[list[str], list[str], list[list[kit.Cell]]]]:
-    """Per benchmark and mode: (run labels sorted best first, columns ``overall`` + subsets, cells[run][column])."""
+    """Per benchmark and mode: (run labels sorted best first, columns ``overall`` + subsets, cells[run][column]).
+    A run missing a category (:func:`.assemble.completeness`) has no overall cell, is labelled ``(incomplete)``
+    and comes after the complete runs."""
+    from .completeness import completeness
+
     out = {}
     for bench, idx in _by_protocol(views).items():
         got = []
@@ -158,12 +162,15 @@ def category_cells(views: Sequence[RunView]) -> dict[str, tuple[list[str], list[
                 by[r.subset].append(r)
             cells = {s: _cell(rs) for s, rs in by.items()}
             if any(cells.values()):
-                got.append((labels[i], _cell(views[i].rows), cells))
+                # a run missing a category has no overall (as in the paper's table): marked, ranked after
+                whole, _ = completeness(views[i])
+                got.append((labels[i] if whole else f"{labels[i]} (incomplete)",
+                            _cell(views[i].rows) if whole else None, cells))
         if not got:
             continue
         subsets = sorted({s for _, _, c in got for s, x in c.items() if x})
         cols = subsets if len(subsets) == 1 else ["overall", *subsets]
-        got.sort(key=lambda g: -(g[1][0] if g[1] else -1.0))
+        got.sort(key=lambda g: (g[1] is None, -(g[1][0] if g[1] else -1.0)))
         cells_out = [[o if c == "overall" else d.get(c) for c in cols] for _, o, d in got]
         out[bench] = ([g[0] for g in got], cols, cells_out)
     return out

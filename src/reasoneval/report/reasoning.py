@@ -22,7 +22,7 @@ from ..core.benchmark import Column, ScoredRow, Table, Turn
 from ..core.tokens import known_total
 from ..core.types import Outcome
 from . import numbers
-from .slim import SlimTurn, reasoned
+from .slim import SlimRow, SlimTurn, reasoned
 
 NA = "-"
 _UNKNOWN = -(2 ** 63)  # a token count that is not known, in the int64 columns of Figures
@@ -69,6 +69,9 @@ class Figures:
         self.output_tokens = _Column("q", _UNKNOWN)
         self.ttft, self.latency = _Column("d", math.nan), _Column("d", math.nan)
         for r in rows:
+            if isinstance(r, SlimRow) and not r.earlier:  # one turn, read for the tables: its fields directly
+                self._slim(r, where)
+                continue
             turns = r.turns
             comps = [t.completion for t in turns]
             rt = [c.reasoning_tokens for c in comps if c.reasoning_tokens is not None]
@@ -91,6 +94,24 @@ class Figures:
             self.ttft.append(fmean(ttft) if ttft else None)
             lat = [c.latency_s for c in comps]  # None: not known (an imported answer): the row has no latency
             self.latency.append(None if any(x is None for x in lat) else sum(x for x in lat if x is not None))
+
+    def _slim(self, r: SlimRow, where: dict[str, int]) -> None:
+        """A one-turn compact row, as the loop of ``__init__`` takes it (the same figures, no objects made)."""
+        v = r.verdict
+        if r.subset not in where:
+            where[r.subset] = len(self.subsets)
+            self.subsets.append(r.subset)
+        self.subset.append(where[r.subset])
+        self.flags.append(_ERROR * (r.error is not None)
+                          | _CORRECT * bool(v and v.outcome is Outcome.CORRECT)
+                          | _TRUNCATED * (r.finish_reason == "length")
+                          | _REASONING * bool(r.reasoned))
+        rt, out = r.reasoning_tokens, r.completion_tokens
+        self.reasoning_tokens.append(rt)
+        self.answer_tokens.append(out - rt if rt is not None and out is not None else None)
+        self.output_tokens.append(out)
+        self.ttft.append(r.ttft_s)
+        self.latency.append(r.latency_s)
 
     def answered(self, subset: int | None = None) -> list[int]:
         """The rows (indices) that are not failed calls, of one subset or all."""

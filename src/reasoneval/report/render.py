@@ -16,6 +16,7 @@ from rich.table import Table as RichTable
 
 from ..core.benchmark import Table
 from ..core.safetext import shown
+from ..core.table import number_of
 from . import numbers
 
 
@@ -125,4 +126,56 @@ def csv_files(tables: list[Table], path: Path) -> list[tuple[Path, str]]:
     for i, t in enumerate(tables):
         p = path if i == 0 else path.with_name(f"{path.stem}-{i + 1}-{_slug(t.title)}{path.suffix or '.csv'}")
         out.append((p, to_csv(t)))
+    return out
+
+
+def report_markdown(rep: Any, paper: bool = True) -> str:
+    """A :class:`~.assemble.Report` as Markdown: the shown tables (published values and Δ where there are
+    some), the best value of each column of a leaderboard bold, and what the selection left out."""
+    from .assemble import best_rows, paper_column, value_columns
+    from .formats import left_out_note, shown
+
+    out = []
+    for rt in rep.tables:
+        t = shown(rt, paper)
+        bold: dict[int, set[int]] = {}
+        if rt.ranked:
+            at = paper_column(rt) if paper else None
+            for j in value_columns(rt):
+                bold[j if at is None or j <= at else j + 2] = best_rows(rt, j)
+        out.append(f"### {_md(t.title)}\n")
+        out.append("| " + " | ".join(_md(c) for c in t.columns) + " |")
+        right = {j for j in range(len(t.columns)) if j > 0 and any(
+            j < len(r) and number_of(r[j]) is not None for r in t.rows)}  # numbers (and Δ, paper) right-aligned
+        out.append("|" + "".join("---:|" if j in right else "---|" for j in range(len(t.columns))))
+        for i, r in enumerate(t.rows):
+            cells = [(f"**{_md(x)}**" if i in bold.get(j, ()) and _md(x) else _md(x)) for j, x in enumerate(r)]
+            out.append("| " + " | ".join(cells) + " |")
+        out.extend(f"\n{md_text(n)}" for n in t.notes)
+        out.append("")
+    note = left_out_note(rep)
+    if note:
+        out.append(md_text(note) + "\n")
+    return "\n".join(out)
+
+
+def typed_csv(headers: list[str], rows: list[list[Any]]) -> str:
+    """A CSV table with typed cells: numbers as numbers, None as an empty field."""
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(headers)
+    for r in rows:
+        w.writerow(["" if x is None else x for x in r])
+    return buf.getvalue()
+
+
+def report_csv_files(rep: Any, path: Path) -> list[tuple[Path, str]]:
+    """``path`` for the first table of the report, ``<stem>-<n>-<title>.csv`` beside it for each further one;
+    typed (:func:`.formats.typed`)."""
+    from .formats import run_ids, typed
+
+    out = []
+    for i, rt in enumerate(rep.tables):
+        p = path if i == 0 else path.with_name(f"{path.stem}-{i + 1}-{_slug(rt.table.title)}{path.suffix or '.csv'}")
+        out.append((p, typed_csv(*typed(rt, run_ids(rep, rt)))))
     return out

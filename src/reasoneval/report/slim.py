@@ -23,13 +23,17 @@ from ..core.types import Completion, Prompt, Usage, Verdict
 _NO_PROMPT = Prompt()
 
 
+class TextNotRead(LookupError):
+    """A summary asked a compact row for the text it was read without (the report then reads rows with texts)."""
+
+
 class TextlessCompletion(Completion):
     """A stored completion read without its text and reasoning: asking for either is a bug in the caller (a
     summary that needs texts reads ``collect.scored_rows``), so it raises instead of answering ``""``."""
 
     @property  # type: ignore[override]
     def text(self) -> str:
-        raise LookupError("this completion was read for the tables, without its text (use collect.scored_rows)")
+        raise TextNotRead("this completion was read for the tables, without its text (use collect.scored_rows)")
 
     @text.setter
     def text(self, value: str) -> None:  # Completion.__init__ sets it; nothing is kept
@@ -37,7 +41,7 @@ class TextlessCompletion(Completion):
 
     @property  # type: ignore[override]
     def reasoning(self) -> str | None:
-        raise LookupError("this completion was read for the tables, without its reasoning "
+        raise TextNotRead("this completion was read for the tables, without its reasoning "
                           "(use collect.scored_rows)")
 
     @reasoning.setter
@@ -58,7 +62,7 @@ class SlimTurn(Turn):
     """One model call as the tables see it (no prompt, no text)."""
 
     __slots__ = ("verdict", "finish_reason", "prompt_tokens", "completion_tokens", "latency_s", "error",
-                 "reasoning_tokens", "ttft_s", "reasoned")
+                 "reasoning_tokens", "ttft_s", "reasoned", "_made")
 
     def __init__(self, c: Completion, verdict: Verdict | None, reasoned: bool) -> None:
         self.verdict = verdict
@@ -71,6 +75,7 @@ class SlimTurn(Turn):
         self.ttft_s = c.ttft_s
         #: the output carried reasoning (a separate reasoning field, or an inline section)
         self.reasoned = reasoned
+        self._made: Completion | None = None  # ``completion``, made at the first ask (summaries ask many times)
 
     @property
     def prompt(self) -> Prompt:  # type: ignore[override]  # a field of Turn / ScoredRow, read-only here
@@ -78,8 +83,11 @@ class SlimTurn(Turn):
 
     @property
     def completion(self) -> Completion:  # type: ignore[override]  # a field of Turn / ScoredRow, read-only here
-        return TextlessCompletion("", self.finish_reason, Usage(self.prompt_tokens, self.completion_tokens),
+        if self._made is not None:
+            return self._made
+        self._made = TextlessCompletion("", self.finish_reason, Usage(self.prompt_tokens, self.completion_tokens),
                                   self.latency_s, self.error, None, self.reasoning_tokens, self.ttft_s)
+        return self._made
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(verdict={self.verdict!r}, completion={self.completion!r})"

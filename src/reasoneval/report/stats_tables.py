@@ -11,6 +11,7 @@ from pathlib import Path
 from ..core.benchmark import Table
 from . import numbers, stats
 from .collect import RunView
+from .labels import display_name
 from .plots import run_labels
 
 
@@ -154,6 +155,48 @@ def external_scores(path: Path) -> dict[str, dict[str, float]]:
     return dict(cols)
 
 
+def _key(name: str) -> str:
+    from .paper_numbers import normalize_model_id
+
+    return normalize_model_id(name)
+
+
+def match_names(external: dict[str, dict[str, float]], ours: set[str]
+                ) -> tuple[dict[str, dict[str, float]], list[str]]:
+    """The external scores with their model names matched to the runs' display names (exactly, else ignoring
+    case, provider and endpoint), and one note per name left unmatched on either side, with its close matches:
+    a name that matches nothing is never dropped silently."""
+    import difflib
+
+    by_key: dict[str, str] = {}
+    for m in sorted(ours):
+        by_key.setdefault(_key(m), m)
+    out: dict[str, dict[str, float]] = {}
+    theirs: set[str] = set()
+    for col, vals in external.items():
+        got: dict[str, float] = {}
+        for name, x in vals.items():
+            theirs.add(name)
+            mine = name if name in ours else by_key.get(_key(name))
+            if mine is not None:
+                got[mine] = x
+        out[col] = got
+    matched_ext = {n for n in theirs if n in ours or _key(n) in by_key}
+    matched_ours = {by_key.get(_key(n), n) for n in matched_ext}
+    notes = []
+    lost_ext = sorted(theirs - matched_ext)
+    if lost_ext:
+        notes.append("Not matched to any run (left out): " + "; ".join(
+            n + (f" (close: {', '.join(c)})" if (c := difflib.get_close_matches(n, sorted(ours), 2, 0.6)) else "")
+            for n in lost_ext) + ".")
+    lost_ours = sorted(ours - matched_ours)
+    if lost_ours:
+        notes.append("Runs without external scores: " + "; ".join(
+            n + (f" (close: {', '.join(c)})" if (c := difflib.get_close_matches(n, sorted(theirs), 2, 0.6)) else "")
+            for n in lost_ours) + ".")
+    return out, notes
+
+
 def correlation_table(views: Sequence[RunView], seed: int = 0,
                       external: dict[str, dict[str, float]] | None = None) -> Table:
     cols, what = correlation_columns(views)
@@ -163,7 +206,7 @@ def correlation_table(views: Sequence[RunView], seed: int = 0,
         merged: dict[str, dict[str, float]] = defaultdict(dict)
         for v in views:
             scores = stats.item_scores(v.rows)
-            bench, model = str(v.run.get("benchmark", "")), str(v.run.get("model", "?"))
+            bench, model = str(v.run.get("benchmark", "")), display_name(v.run)
             if not scores:
                 continue
             merged[bench][model] = 100.0 * sum(scores.values()) / len(scores)
@@ -172,6 +215,8 @@ def correlation_table(views: Sequence[RunView], seed: int = 0,
                 by[sub].append(x)
             for sub, vals in by.items():
                 merged[f"{bench} {sub}"][model] = 100.0 * sum(vals) / len(vals)
+        ours = {m for d in merged.values() for m in d}
+        external, unmatched = match_names(external, ours)
         cols = {**dict(merged), **external}
         what = "benchmarks (overall and per subset) and the external scores"
     rows = [[c.a, c.b, c.n, _r(c.pearson), _r(c.spearman), numbers.pvalue(c.p)]
@@ -180,4 +225,6 @@ def correlation_table(views: Sequence[RunView], seed: int = 0,
              "p: two-sided permutation test of Pearson's r (5000 permutations)."]
     if not rows:
         notes.append("No pair of columns shares 3 or more models: store runs of at least 3 models.")
+    if external:
+        notes.extend(unmatched)
     return Table("Correlation across runs", ["A", "B", "models", "Pearson r", "Spearman rho", "p"], rows, notes)

@@ -242,9 +242,9 @@ class _Prompts:
 
     KEPT = 4096
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, seen: dict[str, Prompt] | None = None) -> None:
         self._db = db
-        self._seen: dict[str, Prompt] = {}
+        self._seen: dict[str, Prompt] = {} if seen is None else seen
 
     def of(self, raw: str | None, ref: str | None) -> Prompt:
         key = raw if raw is not None else ref
@@ -432,17 +432,23 @@ class RunStore:
         for c, _ in self._read(run_id, role, prompts, None):
             yield c
 
-    def answers(self, run_id: str, scorer: str,
-                prompts: bool = True) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
+    def answers(self, run_id: str, scorer: str, prompts: bool = True,
+                prompt_cache: dict[str, Prompt] | None = None) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
         """The run's answer turns in the order stored, each with its verdict by ``scorer`` (None: none stored), in
         one pass over the store (no table of every verdict is built first)."""
         self.flush()
-        yield from self._read(run_id, "answer", prompts, scorer)
+        yield from self._read(run_id, "answer", prompts, scorer, prompt_cache)
 
-    def _read(self, run_id: str, role: str | None, prompts: bool,
-              scorer: str | None) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
+    def _read(self, run_id: str, role: str | None, prompts: bool, scorer: str | None,
+              prompt_cache: dict[str, Prompt] | None = None) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
+        """``prompt_cache``: decoded prompts shared by several reads (the runs of one report send the same
+        prompts; at most ``_Prompts.KEPT`` kept)."""
+        # a read without prompts still checks that each is JSON (in SQLite, nothing decoded): a damaged prompt is
+        # a one-line error wherever the run is read, not only where the prompts are shown
+        checked = ("json_valid(COALESCE(c.prompt_json, (SELECT p.json FROM prompts p WHERE p.hash = c.prompt_hash), "
+                   "'{}'))")
         q = (f"SELECT c.run_id, c.item_key, c.sample, c.turn, c.role, c.subset, "
-             f"{'c.prompt_json' if prompts else 'NULL'}, c.text, c.finish_reason, c.prompt_tokens, "
+             f"{'c.prompt_json' if prompts else checked}, c.text, c.finish_reason, c.prompt_tokens, "
              f"c.completion_tokens, c.latency_s, c.error, {self._later['completions']}")
         args: list[Any] = []
         if scorer is None:
@@ -464,9 +470,11 @@ class RunStore:
             raise describe(self.path, e) from e
         same: dict[str, str] = {}  # one object per distinct key, subset and role of the run (samples repeat them)
         verdicts = _Verdicts()
-        decoded = _Prompts(self.db)  # one Prompt per distinct stored prompt (each sample of an item repeats it)
+        decoded = _Prompts(self.db, prompt_cache)  # one Prompt per distinct stored prompt (each sample of an item repeats it)
         for r in _batches(cur, self.path):  # read in batches: a large run is never held as raw rows and objects both
             try:
+                if not prompts and r[6] == 0:
+                    raise ValueError("a stored prompt is not JSON")
                 prompt = decoded.of(r[6], r[16]) if prompts else _UNREAD
                 verdict = None if scorer is None or r[17] is None else verdicts.of(r[17], r[18], r[19], r[20])
             except DECODE_ERRORS as e:

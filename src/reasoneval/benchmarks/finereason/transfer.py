@@ -28,6 +28,7 @@ from importlib import resources
 from typing import Any
 
 from ...core.benchmark import Table, TableKind
+from ...report import numbers
 
 ROLES = ("base", "math-only", "mmlu-only", "mixed")
 MAIN_ROLES = ("base", "math-only", "mixed")
@@ -269,7 +270,7 @@ def table11(ms: list[Measured]) -> list[Table]:
             gain = None
             if mixed and ref and (a := mixed.scores.get(prefix + level)) and (b := ref.scores.get(prefix + level)) \
                     and b.correct:
-                gain = round(100 * (a.correct - b.correct) / b.correct, 1)
+                gain = numbers.percent(a.correct - b.correct, b.correct)  # 66.67, never 66.70
             rows.append([level, n, *(s.correct if s else None for s in counts), gain,
                          _paper("table11", size, level, "gain")])
         ref_name = ref.checkpoint.role if ref else "-"
@@ -336,6 +337,7 @@ def measure(store: Any, labelled: list[tuple[str | None, str]]) -> list[Measured
     label, a run of another benchmark, or two runs of one benchmark in one checkpoint."""
     from ...core import registry
     from ...report import collect
+    from ...report.labels import display_name
 
     out: dict[str, Measured] = {}
     for label, ref in labelled:
@@ -347,7 +349,7 @@ def measure(store: Any, labelled: list[tuple[str | None, str]]) -> list[Measured
         if bench_name not in BENCHMARKS:
             raise ValueError(f"run {run['run_id']} is a {bench_name} run; the transfer report reads "
                              f"{', '.join(BENCHMARKS)} runs")
-        model = _printable(str(run["model"]))
+        model = _printable(display_name(run))  # --name / rename, else the model without provider and endpoint
         name = _printable(label) if label else model
         if name not in out:
             out[name] = Measured(parse_label(name) if label else Checkpoint(name, "(unlabelled)"))

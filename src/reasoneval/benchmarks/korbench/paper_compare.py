@@ -17,6 +17,7 @@ from typing import Any
 
 from reasoneval.core.table import Cell, Table, TableKind, as_cell, column_id, with_rows
 
+from ...report.paper_numbers import normalize_model_id
 from . import paper_numbers as pn
 
 #: column id -> (paper column, paper column of the secondary value)
@@ -84,6 +85,7 @@ def with_paper(t: Table, runs: Sequence[Mapping[str, Any]]) -> Table:
     notes = list(t.notes)
     rows: list[list[Any]] = []
     noted: set[str] = set()  # models whose note is written (one note per model, not per run)
+    plain: set[str] = set()  # paper tables of the rows whose model is named as in the paper (one note for all)
     subsets: dict[str, list[str]] = defaultdict(list)  # model -> the subsets its runs in this table ran alone
     limits: dict[str, set[Any]] = defaultdict(set)
     for run in {id(r): r for r in runs}.values():
@@ -106,8 +108,22 @@ def with_paper(t: Table, runs: Sequence[Mapping[str, Any]]) -> Table:
         rows.append(got)
         if any(isinstance(c, Cell) and c.paper is not None for c in got) and model not in noted:
             noted.add(model)
-            notes.append(_note(model, prow, table, subsets.get(model, []), limits.get(model, set()), run))
+            note = _note(model, prow, table, subsets.get(model, []), limits.get(model, set()), run)
+            if normalize_model_id(model) == prow.model.lower() and note.endswith(_delta(table).split("; ")[-1]):
+                plain.add(prow.table)  # the paper's own name, nothing to add: one note for all such rows
+            else:
+                notes.append(note)
+    if plain:
+        notes.insert(len(t.notes), f"Paper numbers: {', '.join(f'KOR-Bench {x}' for x in sorted(plain))} (Ma et al., "
+                                   f"ICLR 2025), for the runs of the models named as in the paper (a dated snapshot "
+                                   f"matches only its own date).{_delta(table)}")
     return with_rows(t, rows, notes)
+
+
+def _delta(table: int) -> str:
+    return (" Δ = ours − paper, in points; values in parentheses are "
+            f"{'the real-life rate (lower is better)' if table == 2 else 'the sub-problem pass rate'}.")
+
 
 
 def _note(model: str, prow: pn.PaperRow, table: int, subsets: list[str], limits: set[Any],

@@ -167,16 +167,27 @@ def _lookup() -> dict[str, str]:
 _LOOKUP = _lookup()
 
 
+def _same_snapshot(asked: str, name: str) -> bool:
+    """A dated model id matches only a paper row of the same date (``gpt-4o-2024-08-06`` is not the paper's
+    GPT-4o-2024-05-13); an undated id (``gpt-4o``) may stand for the paper's dated row."""
+    d = DATE.search(asked)
+    if d is None:
+        return True
+    mine = d.group(0).replace("-", "")
+    theirs = DATE.search(name.lower())
+    return theirs is not None and theirs.group(0).replace("-", "") == mine
+
+
 def paper_model(spec: str) -> str | None:
-    """The paper row name for a model id, or None."""
+    """The paper row name for a model id, or None. A dated snapshot matches only its own date."""
     full = spec.strip().lower()
     if full in _LOOKUP:
-        return _LOOKUP[full]
+        return _LOOKUP[full] if _same_snapshot(full, _LOOKUP[full]) else None
     n = normalize_model_id(spec)
-    if n in _LOOKUP:
-        return _LOOKUP[n]
-    n2 = DATE.sub("", n)
-    return _LOOKUP.get(n2)
+    got = _LOOKUP.get(n)
+    if got is None:
+        got = _LOOKUP.get(DATE.sub("", n))
+    return got if got is not None and _same_snapshot(n, got) else None
 
 
 @dataclass(frozen=True)

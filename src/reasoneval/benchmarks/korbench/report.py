@@ -32,7 +32,9 @@ from .data import CATEGORIES, MIXED_SETS
 from .selfcorrect import MAX_CALLS, RoundStats
 from .subquestions import TypeStats
 
-TABLE2_COLUMNS = [Column("Overall", "overall", "%"), *(Column(c.capitalize(), c, "%") for c in CATEGORIES)]
+TABLE2_COLUMNS = [Column("Overall", "overall", "%"),
+                  *(Column(c.capitalize(), c, "%", "real-life rate" if c == "counterfactual" else "")
+                    for c in CATEGORIES)]
 MISSING = "-"
 
 
@@ -69,7 +71,7 @@ def pct(x: float, secondary: float | None = None) -> Cell:
 
 def set_column(name: str) -> Column:
     """A Table 3 column: the mixed set's name, its id lower-cased (``multi-q``)."""
-    return Column(name, name.lower(), "%")
+    return Column(name, name.lower(), "%", "" if name == "Multi-R" else "pass rate")
 
 
 def _absent(names: Sequence[str], have: Mapping[str, Any], label: Any = str.capitalize) -> list[str]:
@@ -150,7 +152,7 @@ def table3(rows: Sequence[tuple[Sequence[Any], Mapping[str, Tally]]], keys: Sequ
         cells, extra = table3_row(t)
         cells += [MISSING] * (len(extra_sets) - len(extra))
         out.append([*k, *cells])
-    return Table(title, [*keys, Column("Overall", "overall", "%"), *map(set_column, (*MIXED_SETS[:3], *extra_sets))], out,
+    return Table(title, [*keys, Column("Overall", "overall", "%", "pass rate"), *map(set_column, (*MIXED_SETS[:3], *extra_sets))], out,
                  notes=["accuracy (sub-question pass rate); Overall pools Multi-Q/R/RQ items, its pass rate is "
                         "the mean of the three sets' pass rates."], kind=TableKind.MIXED)
 
