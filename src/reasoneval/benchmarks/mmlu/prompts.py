@@ -20,13 +20,13 @@ TEMPLATE = (
     "format: 'Answer: $LETTER' (without quotes) where LETTER is one of ABCD. Think step by step before "
     "answering.\n\n{Question}\n\nA) {A}\nB) {B}\nC) {C}\nD) {D}")
 MODES = ("zero-shot-cot",)
-PROMPT_VERSION = "simple-evals-mc-v1"
+PROMPT_VERSION = "simple-evals-mc-v2"  # v2: the question verbatim (outer whitespace kept)
 _ANSWER_RE = re.compile(r"answer\s*+\**+\s*+[:：]\s*+\**+\s*+\$?\s*+(?:\\(?:boxed|text|textbf)\s*+\{\s*+)?"
                         r"[\(\[]?\s*+([A-Da-d])(?![A-Za-z0-9_])", re.IGNORECASE)
 
 
 def build_prompt(question: str, choices: list[str]) -> Prompt:
-    return Prompt.chat(TEMPLATE.format(Question=question.strip(), **dict(zip(LETTERS, choices, strict=True))))
+    return Prompt.chat(TEMPLATE.format(Question=question, **dict(zip(LETTERS, choices, strict=True))))
 
 
 def extract_letter(text: str) -> tuple[str | None, str]:
