@@ -41,10 +41,11 @@ def test_transfer_benchmarks_end_to_end(hub_env, tmp_path):
     db = str(tmp_path / "runs.db")
     model = f"openai-compat/ckpt@{server.url}"
     try:
-        gsm = _run(["gsm8k", "--model", model, "--store", db])
+        corrected = ["-O", "scoring=corrected"]  # the verdicts below are the harness's own reading
+        gsm = _run(["gsm8k", "--model", model, "--store", db, *corrected])
         assert _table(gsm, "GSM8K accuracy")["rows"] == [["GSM8K", 4, 3, 75.0, 0, 0, 0]]
 
-        math = _run(["math", "--model", model, "--store", db])
+        math = _run(["math", "--model", model, "--store", db, *corrected])
         assert _table(math, "MATH accuracy (")["rows"] == [["MATH", 5, 3, 60.0, 1, 0, 0]]
         levels = {r[0]: r[1:4] for r in _table(math, "MATH accuracy per level")["rows"]}
         assert levels == {"Level 1": [1, 1, 100.0], "Level 2": [1, 1, 100.0], "Level 3": [1, 1, 100.0],
@@ -53,8 +54,11 @@ def test_transfer_benchmarks_end_to_end(hub_env, tmp_path):
         assert subjects == {"Algebra": [2, 1, 50.0], "Counting & Probability": [1, 0, 0.0],
                             "Number Theory": [1, 1, 100.0], "Precalculus": [1, 1, 100.0]}
 
-        mmlu = _run(["mmlu", "--model", model, "--store", db])
+        mmlu = _run(["mmlu", "--model", model, "--store", db, *corrected])
         assert _table(mmlu, "MMLU accuracy (")["rows"] == [["MMLU", 5, 4, 80.0, 0, 0, 0]]
+        # official (the default): simple-evals' reading -- the FIRST "Answer: A?" counts, a bare box is no answer
+        official = _run(["mmlu", "--model", model, "--store", str(tmp_path / "official.db")])
+        assert _table(official, "MMLU accuracy (")["rows"] == [["MMLU", 5, 2, 40.0, 1, 0, 0]]
         cats = {r[0]: r[1:4] for r in _table(mmlu, "MMLU accuracy per category")["rows"]}
         assert cats == {"STEM": [2, 2, 100.0], "Humanities": [1, 1, 100.0], "Social Sciences": [1, 0, 0.0],
                         "Other": [1, 1, 100.0]}

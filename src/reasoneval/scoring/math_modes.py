@@ -22,9 +22,9 @@ from .mathverify_official import official
 
 
 def gold_text(gold: str, solution: str | None = None) -> str:
-    r"""What the reference extracts the gold from: the worked solution where the release has one (open-r1
-    passes MATH's ``solution``), else the answer in a box."""
-    return solution if solution else "\\boxed{" + gold + "}"
+    r"""What the reference extracts the gold from: the worked solution where the release has one with its
+    boxed answer (open-r1 passes MATH's ``solution``), else the answer in a box."""
+    return solution if solution and "\\boxed" in solution else "\\boxed{" + gold + "}"
 
 
 def official_verdict(gold_src: str, response: Response, detail: dict[str, Any] | None = None) -> Verdict:
