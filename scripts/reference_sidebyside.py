@@ -102,26 +102,30 @@ def simple_evals_reference(root: Path, cases: list[dict[str, Any]]) -> tuple[lis
     mm = importlib.import_module("simple_evals_ref.mmlu_eval")
     st = importlib.import_module("simple_evals_ref.types")
     os.environ["debug"] = "1"  # map_with_progress without threads
+    class Sampler(st.SamplerBase):  # type: ignore[name-defined,misc]
+        """Answers every prompt with one crafted response and keeps the prompts it was sent."""
+
+        def __init__(self, response: str) -> None:
+            self.response, self.sent = response, []
+
+        def _pack_message(self, content: str, role: str) -> dict[str, str]:
+            return {"content": content, "role": role}
+
+        def __call__(self, messages: list[dict[str, str]]) -> Any:
+            self.sent.append(messages[-1]["content"])
+            return st.SamplerResponse(response_text=self.response, actual_queried_message_list=messages,
+                                      response_metadata={})
+
     out, prompts = [], []
     for c in cases:
-        sent: list[str] = []
-
-        class Sampler(st.SamplerBase):  # type: ignore[name-defined,misc]
-            def _pack_message(self, content: str, role: str) -> dict[str, str]:
-                return {"content": content, "role": role}
-
-            def __call__(self, messages: list[dict[str, str]]) -> Any:
-                sent.append(messages[-1]["content"])
-                return st.SamplerResponse(response_text=c["response"], actual_queried_message_list=messages,
-                                          response_metadata={})
-
+        sampler = Sampler(c["response"])
         ev = mm.MMLUEval.__new__(mm.MMLUEval)
         ev.examples = [{"Question": c["question"], "A": c["choices"][0], "B": c["choices"][1], "C": c["choices"][2],
                         "D": c["choices"][3], "Answer": c["answer"], "Subject": c["subject"]}]
         with contextlib.redirect_stderr(io.StringIO()):
-            res = ev(Sampler())
+            res = ev(sampler)
         out.append({"correct": bool(res.score == 1.0)})
-        prompts.append(sent[0])
+        prompts.append(sampler.sent[0])
     return out, prompts
 
 
