@@ -79,3 +79,29 @@ def test_transfer_benchmarks_end_to_end(hub_env, tmp_path):
     assert v["high_school_macroeconomics/0"] == ("incorrect", "C", "rule")
     assert v["anatomy/0"] == ("correct", "C", "rule")
     assert v["college_physics/0"] == ("correct", "B", "rule")  # the last "Answer:" wins
+
+
+def test_cut_off_outputs_counted_once_for_every_table(hub_env, tmp_path):
+    """Outputs inside a <think> never closed (finish_reason "stop") are cut off: the GSM8K table, the run summary
+    and the reasoning table count the same outputs (one run counted 8 truncated in one table and 0.00% in
+    another: the reasoning table knew only finish_reason "length"). Official scoring keeps their verdicts."""
+    script = [("Gsm question zero", "<think>3+4=7, so the answer is 7"),  # unclosed: cut off, and right
+              ("Gsm question one", "<think>1250*2"),  # unclosed: cut off, nothing to read
+              ("Gsm question two", "Therefore, the final answer is: $\\boxed{4.5}$."),
+              ("Gsm question three", "Therefore, the final answer is: $\\boxed{-2}$.")]
+    server = FakeServerProc("--answers", answers_file(tmp_path / "answers.jsonl", script))
+    db = str(tmp_path / "runs.db")
+    try:
+        off = _run(["gsm8k", "--model", f"openai-compat/ckpt@{server.url}", "--store", db])
+        cor = _run(["gsm8k", "--model", f"openai-compat/ckpt@{server.url}", "--store", db, "-O", "scoring=corrected"])
+    finally:
+        server.stop()
+    # columns: benchmark, n, correct, accuracy, unextractable, truncated, errors
+    assert _table(off, "GSM8K accuracy")["rows"] == [["GSM8K", 4, 3, 75.0, 1, 2, 0]]
+    assert _table(cor, "GSM8K accuracy")["rows"] == [["GSM8K", 4, 2, 50.0, 0, 2, 0]]
+    for out in (off, cor):
+        (reasoning,) = [t for t in out["tables"] if t["title"].startswith("Reasoning and thinking time")]
+        col = reasoning["columns"].index("truncated %")
+        assert [float(r[col]) for r in reasoning["rows"]] == [50.0]
+        (run,) = out["runs"]
+        assert run["stats"]["truncated"] == 2
