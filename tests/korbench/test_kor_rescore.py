@@ -51,7 +51,7 @@ def test_jsonl_output(small_dir: Path) -> None:
     assert run_cli([str(small_dir)], True, {}, out, err) == 0
     rows = [json.loads(x) for x in out.getvalue().splitlines()]
     assert len(rows) == 500
-    assert all(list(r) == ["model", "category", "mode", "idx", "correct", "real_life"] for r in rows)
+    assert all(list(r) == ["model", "category", "mode", "idx", "correct", "real_life", "cut_off"] for r in rows)
     cf = [r for r in rows if r["category"] == "counterfactual"]
     assert sum(r["correct"] for r in cf) == 230 and sum(r["real_life"] for r in cf) == 12  # 92.00 (4.80)
     assert all(r["real_life"] is None for r in rows if r["category"] == "cipher")

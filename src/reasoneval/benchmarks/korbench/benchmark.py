@@ -34,7 +34,7 @@ from reasoneval.core.benchmark import BatchScorer, Benchmark, OutsideRow, Scored
 from reasoneval.core.errors import DataError
 from reasoneval.core.hashing import sha256_text
 from reasoneval.core.registry import register
-from reasoneval.core.response import Response
+from reasoneval.core.response import Response, cut_off
 from reasoneval.core.types import Item, Outcome, Prompt, Verdict
 from reasoneval.scoring.latexcmp import LatexCanonicalizer, default_canonicalizer
 
@@ -427,7 +427,8 @@ class KorBench(Benchmark):
     def outside_json(self, row: OutsideRow, verdict: Verdict) -> dict[str, Any]:
         category = "cipher" if row.item.subset == SUBQ else row.item.subset
         return {"model": row.source, "category": category, "mode": row.mode, "idx": row.item.id,
-                "correct": verdict.correct, "real_life": verdict.detail.get("real_life")}
+                "correct": verdict.correct, "real_life": verdict.detail.get("real_life"),
+                "cut_off": cut_off(row.completion.text, row.completion.finish_reason)}
 
     def summarize_outside(self, groups: list[tuple[str, str, list[ScoredRow]]]) -> list[Table]:
         """The paper's layouts with a row per model (and mode): Tables 2 and 3, self-correction rounds,
