@@ -2,9 +2,11 @@ r"""MMLU's prompt and answer extraction.
 
 The prompt is simple-evals' zero-shot CoT multiple-choice template (OpenAI simple-evals ``common.py``
 ``QUERY_TEMPLATE_MULTICHOICE``; open-r1 sends the same wording for GPQA), with the four options as ``A) ...``.
-FineReason states no MMLU prompt. The answer is the letter of the LAST ``Answer: X`` line (simple-evals takes
-the first match; a reasoning model may write "Answer: A?" mid-way, so the final one counts here), then a lone
-``\boxed{X}``; anything else is unextractable.
+FineReason states no MMLU prompt. The question is inserted as released (outer whitespace kept, as simple-evals
+formats it). :func:`extract_letter` is the *corrected* reading (``official`` is simple-evals' own,
+:mod:`reasoneval.scoring.simple_evals`): the letter of the LAST ``Answer: X`` line (simple-evals takes the first
+match; a reasoning model may write "Answer: A?" mid-way, so the final one counts here), then a lone
+``\boxed{X}`` (one letter in every box); anything else is unextractable.
 """
 
 from __future__ import annotations
