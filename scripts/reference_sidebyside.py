@@ -264,6 +264,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write", type=Path, help="store cases + reference verdicts as DIR/<bench>.json")
     ap.add_argument("--show", type=int, default=10)
     a = ap.parse_args(argv)
+    for opt in ("korbench", "simple_evals", "open_r1"):
+        path = getattr(a, opt)
+        if path is not None and not path.exists():
+            print(f"--{opt.replace('_', '-')} {path}: no such checkout, skipped")
+            setattr(a, opt, None)
     bad = 0
     if a.korbench:
         from reasoneval.benchmarks.korbench.data import default_data
