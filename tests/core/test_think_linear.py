@@ -60,8 +60,14 @@ def test_time_grows_linearly_on_hostile_inputs() -> None:
 
 def test_700kb_payload_scores_in_well_under_a_second() -> None:
     payload = "<think>" * 100_000 + "[[1]]"  # 700 KB; the regex version took 214 s
-    bench = registry.get("korbench")
+    bench = registry.create("korbench")
     item = bench.load("operation", "zero-shot")[0]
+    t0 = time.perf_counter()
+    v = score_completion(bench, item, Completion(payload, finish_reason="stop"), "zero-shot")
+    assert time.perf_counter() - t0 < 0.5
+    # official reads the raw text as the reference does (its [[1]] is not the gold [[24]]), flagged as cut off
+    assert v.outcome is Outcome.INCORRECT and v.extracted == "[[1]]" and v.detail["cut_off"] is True
+    bench.configure({"scoring": "corrected"})
     t0 = time.perf_counter()
     v = score_completion(bench, item, Completion(payload, finish_reason="stop"), "zero-shot")
     assert time.perf_counter() - t0 < 0.5

@@ -38,7 +38,7 @@ def test_jsonl_fields(main_official: RescoreResult) -> None:
     from reasoneval.benchmarks.korbench.rescore import jsonl_rows
 
     rows = list(jsonl_rows(main_official.items))
-    assert set(rows[0]) == {"model", "category", "mode", "idx", "correct", "real_life"}
+    assert set(rows[0]) == {"model", "category", "mode", "idx", "correct", "real_life", "cut_off"}
     assert all((r["real_life"] is None) == (r["category"] != "counterfactual") for r in rows)
 
 

@@ -81,12 +81,13 @@ def test_generated_cipher_items_run_end_to_end_and_both_policies_stay_stored(tmp
     assert ro["runs"][0]["run"]["spec"]["options"]["scoring"] == "official"
     assert rc["runs"][0]["run"]["spec"]["options"]["scoring"] == "corrected"
     assert ro["runs"][0]["run"]["spec"]["data_version"].startswith("file:")
-    # scored against the items' own golds: 3 of 5 right, the <think> guess never counts
-    for rep, policy in ((ro, "official"), (rc, "corrected")):
+    # scored against the items' own golds: official reads the raw text as the reference evaluator does, so the
+    # <think> guess [[WRONG]] is its first match (none right); corrected reads the answer after it (3 of 5)
+    for rep, policy, want in ((ro, "official", 0.0), (rc, "corrected", 60.0)):
         table = next(t for t in rep["tables"] if t["title"].startswith("korbench"))
         assert f"Scoring: {policy}." in table["notes"]
         cipher = table["columns"].index("Cipher")
-        assert float(table["rows"][0][cipher]) == 60.0
+        assert float(table["rows"][0][cipher]) == want
     # both runs stay stored, and the joint report tells them apart
     both = _cli("report", id_off, id_cor, "--store", db, "--json", cwd=tmp_path)
     assert both.returncode == 0, both.stderr

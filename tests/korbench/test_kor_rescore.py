@@ -51,7 +51,7 @@ def test_jsonl_output(small_dir: Path) -> None:
     assert run_cli([str(small_dir)], True, {}, out, err) == 0
     rows = [json.loads(x) for x in out.getvalue().splitlines()]
     assert len(rows) == 500
-    assert all(list(r) == ["model", "category", "mode", "idx", "correct", "real_life"] for r in rows)
+    assert all(list(r) == ["model", "category", "mode", "idx", "correct", "real_life", "cut_off"] for r in rows)
     cf = [r for r in rows if r["category"] == "counterfactual"]
     assert sum(r["correct"] for r in cf) == 230 and sum(r["real_life"] for r in cf) == 12  # 92.00 (4.80)
     assert all(r["real_life"] is None for r in rows if r["category"] == "cipher")
@@ -132,3 +132,32 @@ def test_mixed_files_table3(tmp_path: Path, latex: LatexCanonicalizer) -> None:
     assert t3.rows[0][2] == f"50.00 ({pass_q:.2f})"
     assert t3.rows[0][3] == "100.00" and t3.rows[0][4] == "-"
     assert t3.rows[0][1] == "n/a (no Multi-RQ items)"  # Overall pools all three sets, or does not exist
+
+
+def test_diff_names_think_removal_and_truncation() -> None:
+    """``rescore --diff``'s cause for the two readings official leaves to the reference: the raw text (a
+    ``[[...]]`` in the reasoning is its first match) and a cut-off output (read as it is, flagged)."""
+    from reasoneval.benchmarks.korbench.benchmark import KorBench
+    from reasoneval.core.benchmark import OutsideRow
+    from reasoneval.core.response import Response
+    from reasoneval.core.types import Completion
+
+    bench = KorBench("official")
+    (item,) = [it for it in bench.load("operation", "zero-shot") if it.id == "1"]
+    assert item.gold == "[[24]]"
+
+    def both(text: str, finish: str | None = None) -> tuple[bool, bool, str]:
+        r = Response.of(text, finish)
+        off = bench.score_response(item, r, "zero-shot")
+        cor = KorBench("corrected").score_response(item, r, "zero-shot")
+        assert off.detail["cut_off"] is r.truncated and "cut_off" not in cor.detail
+        row = OutsideRow(item, "zero-shot", Completion(text, finish))
+        return off.correct, cor.correct, bench.diff_reason(row, r.final)
+
+    ok_off, ok_cor, why = both("<think>maybe [[25]]</think>\n[[24]]")
+    assert (ok_off, ok_cor) == (False, True) and "<think> sections removed" in why  # (so does "last match")
+    ok_off, ok_cor, why = both("<think>working... the answer is [[24]]")
+    assert (ok_off, ok_cor) == (True, False)
+    assert "<think> sections removed" in why and "cut-off output" in why
+    ok_off, _, why = both("So [[24]]", "length")  # cut at the token limit: official keeps the verdict
+    assert ok_off and why == "cut-off output (token limit / unclosed <think>) has no answer"

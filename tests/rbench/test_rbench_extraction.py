@@ -31,6 +31,11 @@ CASES = [
     ("The last line should be 'ANSWER: $LETTER'. Let me think", None),  # the instruction echoed
     ("ANSWER: G", None),  # not an option
     ("\\boxed{\\frac{1}{2}}", None),
+    # a lone box means lone: two different boxed letters are no answer (it scored the last one, D)
+    ("Either \\boxed{A} and \\boxed{D}", None),
+    ("\\boxed{D} or maybe \\boxed{A}", None),
+    ("\\boxed{\\frac{1}{2}}, which is option \\boxed{B}", None),
+    ("So \\boxed{B}. Checking again: \\boxed{\\text{B}}", "B"),  # the same letter twice is one answer
 ]
 
 

@@ -275,7 +275,7 @@ def rescore(
     benchmark: Annotated[str, typer.Argument(help=benchmark_names())],
     paths: Annotated[list[str], typer.Argument(help="files or folders of completions made elsewhere")],
     jsonl: Annotated[bool, typer.Option("--jsonl", help="one verdict object per item on stdout")] = False,
-    scoring: Annotated[str | None, typer.Option(help="official | corrected (KOR-Bench; same as -O scoring=...)")] = None,
+    scoring: Annotated[str | None, typer.Option(help="official | corrected (same as -O scoring=...)")] = None,
     mode: Annotated[str | None, typer.Option(help="protocol, where the benchmark has several (`reasoneval list`)")] = None,
     diff: Annotated[bool, typer.Option("--diff", help="list items where official and corrected disagree")] = False,
     judge: Annotated[str | None, typer.Option(help="judge model spec")] = None,

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from .errors import DataError
 from .options import BenchOptions
-from .response import Response
+from .response import Response, cut_off
 from .table import Cell, Column, Table, TableKind
 from .types import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from .verdicts import Method
@@ -26,6 +26,12 @@ class Turn:
     prompt: Prompt
     completion: Completion
     verdict: Verdict | None = None
+
+    @property
+    def cut_off(self) -> bool:
+        """Whether this call's output was cut off (``core.response.cut_off``: the token limit or an unclosed
+        reasoning section), whatever its verdict: what every table's "truncated" counts."""
+        return cut_off(self.completion.text, self.completion.finish_reason)
 
 
 @dataclass

@@ -61,6 +61,12 @@ def unclosed_think(text: str) -> bool:
     return OPEN in text and CLOSE not in text
 
 
+def cut_off(text: str, finish_reason: str | None) -> bool:
+    """The one definition of a cut-off output, for verdicts and for every table that counts them: stopped by
+    the token limit (``finish_reason`` ``"length"``) or inside a reasoning section that was never closed."""
+    return finish_reason == "length" or unclosed_think(text)
+
+
 def has_inline_reasoning(text: str) -> bool:
     """The output carries a reasoning section inline (a ``</think>`` ends one)."""
     return CLOSE in text
@@ -127,4 +133,4 @@ class Response:
         final, inline = split_think(text)
         if reasoning:
             inline = f"{reasoning}\n{inline}" if inline else reasoning
-        return Response(text, final, inline, finish_reason == "length" or unclosed_think(text))
+        return Response(text, final, inline, cut_off(text, finish_reason))

@@ -4,14 +4,15 @@
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from ..core.benchmark import Benchmark
+from ..core.benchmark import Benchmark, OutsideRow
 from ..core.errors import DataError
 from ..core.records import Record, configured, data_files, data_path, folder_version, read_records
-from ..core.types import GenParams, Item
+from ..core.response import cut_off
+from ..core.types import GenParams, Item, Verdict
 from .releases import ReleaseSpec
 
 
@@ -74,6 +75,28 @@ class SplitBenchmark(Benchmark):
     @abstractmethod
     def read_items(self, data: str | None, revision: str | None) -> list[Item]:
         """Every item of the release (or the local copy), in file order."""
+
+    @abstractmethod
+    def record_item(self, rec: Record, index: int) -> Item:
+        """One release row as an item (``index``: its row in its file, from 0), as ``read_items`` reads it."""
+
+    @property
+    def scoring(self) -> str:
+        """The ``scoring`` option: ``official`` (the reference code's reading) or ``corrected``."""
+        return str(getattr(self.options, "scoring", "official"))
+
+    # -- completions made elsewhere (``reasoneval rescore NAME FILE``) --------------------------------
+    def outside_rows(self, paths: list[str], options: Mapping[str, Any]) -> Iterator[OutsideRow | DataError]:
+        """Rows in the release's own format plus ``response`` (and optionally ``finish_reason``)."""
+        from .split_outside import outside_rows
+
+        return outside_rows(paths, self.default_mode, self.record_item)
+
+    def outside_json(self, row: OutsideRow, verdict: Verdict) -> dict[str, Any]:
+        """One object per row, in input order: ``correct`` as the scoring reads it (a cut-off output flagged
+        with ``cut_off``, never turned into a verdict by official scoring)."""
+        return {"where": row.where, "id": row.item.id, "correct": verdict.correct, "extracted": verdict.extracted,
+                "method": str(verdict.method), "cut_off": cut_off(row.completion.text, row.completion.finish_reason)}
 
     def _all(self) -> list[Item]:
         if self._items is None:

@@ -9,8 +9,8 @@ from typing import Any
 
 from ..core import registry
 from ..core.benchmark import ScoredRow, Table, Turn
+from ..core.response import cut_off
 from ..core.types import Outcome, Usage
-from ..core.verdicts import Method
 from ..store.sqlite import RunStore
 from . import reasoning
 from .labels import display_name, mode_label
@@ -79,9 +79,10 @@ def slim_rows(store: RunStore, run_id: str, scorer: str = "default") -> list[Sco
             where = {(r.item_key, r.sample): r for r in rows}
         row = None if where is None else where.get((c.item_key, c.sample))
         if row is not None:
-            row.then(comp, verdict, reasoned(comp))
+            row.then(comp, verdict, reasoned(comp), cut_off(comp.text, comp.finish_reason))
             continue
-        row = SlimRow(c.item_key, c.subset, counts(c.sample) or 0, comp, verdict, reasoned(comp))
+        row = SlimRow(c.item_key, c.subset, counts(c.sample) or 0, comp, verdict, reasoned(comp),
+                      cut=cut_off(comp.text, comp.finish_reason))
         rows.append(row)
         if where is not None:
             where[(c.item_key, c.sample)] = row
@@ -95,9 +96,9 @@ def run_stats(rows: list[ScoredRow], figs: reasoning.Figures | None = None) -> d
         final = r.final
         v = final.verdict
         errors += final.completion.error is not None
+        truncated += final.completion.error is None and final.cut_off  # whatever the verdict made of it
         if v is not None:
             unans += v.outcome is Outcome.UNANSWERABLE
-            truncated += v.method == Method.TRUNCATED
     # over the answered calls (a failed call has no usage); unknown usage (None: not reported, or not a valid
     # count) is left out of the sums and counted, never taken as 0
     calls = ptoks = ctoks = p_unknown = c_unknown = 0

@@ -86,7 +86,7 @@ class Figures:
             self.subset.append(where[r.subset])
             self.flags.append(_ERROR * (r.final.completion.error is not None)
                               | _CORRECT * bool(v and v.outcome is Outcome.CORRECT)
-                              | _TRUNCATED * any(c.finish_reason == "length" for c in comps)
+                              | _TRUNCATED * any(t.cut_off for t in turns)
                               | _REASONING * any(_reasoned(t) for t in turns))
             self.reasoning_tokens.append(sum(rt) if rt else None)
             self.answer_tokens.append(out - sum(rt) if rt and out is not None else None)
@@ -191,8 +191,9 @@ def tables(rows: list[ScoredRow], figs: Figures | None = None) -> list[Table]:
                   "(usage.completion_tokens_details.reasoning_tokens), answer tokens = output - reasoning.",
                   "Thinking time: measured time to the first answer token (streamed responses); '-' where the "
                   "response was not streamed.",
-                  "truncated %: answers cut off at the token limit (finish_reason 'length'); those items are "
-                  "scored unanswerable, so the limit, not the model, decided them."])
+                  "truncated %: answers cut off at the token limit (finish_reason 'length') or inside a "
+                  "reasoning section never closed, as the benchmarks' own tables count them; a corrected "
+                  "reading scores them unanswerable, an official one reads what is there and flags it."])
     if len(subsets) > 1:
         main.rows.append(_summary("all", figs, None))
     answered = figs.answered()

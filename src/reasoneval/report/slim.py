@@ -62,9 +62,9 @@ class SlimTurn(Turn):
     """One model call as the tables see it (no prompt, no text)."""
 
     __slots__ = ("verdict", "finish_reason", "prompt_tokens", "completion_tokens", "latency_s", "error",
-                 "reasoning_tokens", "ttft_s", "reasoned", "_made")
+                 "reasoning_tokens", "ttft_s", "reasoned", "_made", "was_cut_off")
 
-    def __init__(self, c: Completion, verdict: Verdict | None, reasoned: bool) -> None:
+    def __init__(self, c: Completion, verdict: Verdict | None, reasoned: bool, cut: bool = False) -> None:
         self.verdict = verdict
         self.finish_reason = c.finish_reason
         self.prompt_tokens = c.usage.prompt_tokens
@@ -76,6 +76,12 @@ class SlimTurn(Turn):
         #: the output carried reasoning (a separate reasoning field, or an inline section)
         self.reasoned = reasoned
         self._made: Completion | None = None  # ``completion``, made at the first ask (summaries ask many times)
+        #: the output was cut off (``core.response.cut_off``, read with its text)
+        self.was_cut_off = cut
+
+    @property
+    def cut_off(self) -> bool:
+        return self.was_cut_off
 
     @property
     def prompt(self) -> Prompt:  # type: ignore[override]  # a field of Turn / ScoredRow, read-only here
@@ -105,20 +111,20 @@ class SlimRow(ScoredRow, SlimTurn):
     __slots__ = ("item_key", "subset", "sample", "earlier")
 
     def __init__(self, item_key: str, subset: str, sample: int, c: Completion, verdict: Verdict | None,
-                 reasoned: bool, earlier: tuple[SlimTurn, ...] = ()) -> None:
-        SlimTurn.__init__(self, c, verdict, reasoned)
+                 reasoned: bool, earlier: tuple[SlimTurn, ...] = (), cut: bool = False) -> None:
+        SlimTurn.__init__(self, c, verdict, reasoned, cut)
         self.item_key = item_key
         self.subset = subset
         self.sample = sample
         self.earlier = earlier
 
-    def then(self, c: Completion, verdict: Verdict | None, reasoned: bool) -> None:
+    def then(self, c: Completion, verdict: Verdict | None, reasoned: bool, cut: bool = False) -> None:
         """A later turn of this row: the present final turn moves to ``earlier``."""
         before = SlimTurn.__new__(SlimTurn)
         for name in SlimTurn.__slots__:
             setattr(before, name, getattr(self, name))
         self.earlier = (*self.earlier, before)
-        SlimTurn.__init__(self, c, verdict, reasoned)
+        SlimTurn.__init__(self, c, verdict, reasoned, cut)
 
     @property
     def turns(self) -> list[Turn]:  # type: ignore[override]  # a field of Turn / ScoredRow, read-only here

@@ -12,7 +12,7 @@ from typing import Literal
 from ..core.response import strip_think
 
 __all__ = ["strip_think", "clip", "double_brackets", "boxed", "boxed_all", "boxed_spans", "choice_letter",
-           "answer_line", "findall_delimited"]  # strip_think lives in core.response (the one module that knows <think>)
+           "answer_line", "findall_delimited", "lone_boxed_letter"]  # strip_think lives in core.response (the one module that knows <think>)
 
 Policy = Literal["first", "last"]
 
@@ -124,14 +124,25 @@ def choice_letter(text: str, letters: str = "ABCDEF", policy: Policy = "last") -
             if letter in letters:
                 found.append((m.start(), letter))
     if not found:
-        b = boxed(text, policy)
-        if b is not None:
-            b2 = re.sub(r"\\(?:text|textbf|mathrm|mathbf)\s*\{([^{}]*)\}", r"\1", b).strip().strip("{}()$ ").strip()
-            if len(b2) == 1 and b2.upper() in letters:
-                return b2.upper()
-        return None
+        return lone_boxed_letter(text, letters)
     found.sort()
     return found[0][1] if policy == "first" else found[-1][1]
+
+
+def _box_letter(content: str) -> str:
+    return re.sub(r"\\(?:text|textbf|mathrm|mathbf)\s*\{([^{}]*)\}", r"\1", content).strip().strip("{}()$ ").strip()
+
+
+def lone_boxed_letter(text: str, letters: str = "ABCDEF") -> str | None:
+    r"""The letter of a lone ``\boxed{X}``: the text's boxes all read one and the same letter (``\boxed{A}``,
+    ``\boxed{\text{A}}`` twice). Several different boxes (``\boxed{A} and \boxed{D}``), or a box that is not a
+    letter, answer nothing: the model did not settle on one option."""
+    seen = {_box_letter(b).upper() for b in boxed_all(text)}
+    if len(seen) == 1:
+        (only,) = seen
+        if len(only) == 1 and only in letters:
+            return only
+    return None
 
 
 def answer_line(text: str, policy: Policy = "last") -> str | None:

@@ -43,7 +43,7 @@ _NUMBER_RE = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)$")
 
 def boxed_cot_text(question: str) -> str:
     """The user message for one problem."""
-    return BOXED_COT_TEMPLATE.format(Question=question.strip())
+    return BOXED_COT_TEMPLATE.format(Question=question)
 
 
 def final_answer(text: str) -> tuple[str | None, str]:

@@ -11,7 +11,7 @@ from ...core.types import Prompt
 from ...scoring.math_answer import boxed_cot_text
 
 MODES = ("zero-shot-cot",)
-PROMPT_VERSION = "open-r1-math-v1"
+PROMPT_VERSION = "open-r1-math-v2"  # v2: the question verbatim (outer whitespace kept)
 
 
 def build_prompt(question: str) -> Prompt:

@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.benchmark import ScoredRow, Table, TableKind
-from ...core.types import Outcome, Verdict
+from ...core.types import Outcome
 from ...core.verdicts import Method
 
 COLUMNS = ["n", "correct", "accuracy", "unextractable", "truncated", "errors"]
-NOTE = "Accuracy = correct / (n - errors); unextractable and truncated answers count as wrong."
+NOTE = ("Accuracy = correct / (n - errors); unextractable answers count as wrong. truncated: outputs cut off "
+        "(token limit, or a <think> never closed), whatever their verdict: official scoring reads them as they "
+        "are, corrected scoring counts them wrong.")
 
 
 @dataclass
@@ -28,14 +30,15 @@ class Count:
     truncated: int = 0
     errors: int = 0
 
-    def add(self, v: Verdict | None) -> None:
+    def add(self, r: ScoredRow) -> None:
         self.n += 1
-        if v is None or v.outcome is Outcome.ERROR:
+        v = r.final.verdict
+        if v is None or v.outcome is Outcome.ERROR or r.final.completion.error is not None:
             self.errors += 1
             return
         self.correct += int(v.correct)
         self.unextractable += int(v.method == Method.UNEXTRACTABLE)
-        self.truncated += int(v.method == Method.TRUNCATED)
+        self.truncated += int(r.final.cut_off)
 
     def cells(self) -> list[Any]:
         acc = round(100 * self.correct / (self.n - self.errors), 2) if self.n > self.errors else None
@@ -45,14 +48,14 @@ class Count:
 def grouped(rows: list[ScoredRow], key: Callable[[ScoredRow], Any]) -> dict[Any, Count]:
     out: dict[Any, Count] = defaultdict(Count)
     for r in rows:
-        out[key(r)].add(r.final.verdict)
+        out[key(r)].add(r)
     return dict(out)
 
 
 def tables(rows: list[ScoredRow], mode: str, meta: Callable[[ScoredRow], dict[str, Any]]) -> list[Table]:
     total = Count()
     for r in rows:
-        total.add(r.final.verdict)
+        total.add(r)
     overall = Table(f"MATH accuracy ({mode})", ["benchmark", *COLUMNS], [["MATH", *total.cells()]], [NOTE],
                     kind=TableKind.LEADERBOARD)
     by_level = grouped(rows, lambda r: meta(r).get("level"))

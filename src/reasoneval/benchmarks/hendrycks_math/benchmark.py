@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.benchmark import ScoredRow, Table
-from ...core.records import DataError
+from ...core.benchmark import OutsideRow, ScoredRow, Table
+from ...core.records import DataError, Record
 from ...core.response import Response
 from ...core.types import Item, Prompt, Verdict
 from ...hub.split_items import SplitBenchmark
-from ...scoring.math_answer import math_verdict, quick_verdict
+from ...scoring.math_answer import math_verdict
+from ...scoring.math_modes import corrected_now, corrected_verdict, diff_cause, gold_text, official_verdict
 from . import analysis, release
-from .data import LAYOUT_HELP, SUBJECTS, load_all
+from .data import LAYOUT_HELP, SUBJECTS, load_all, record_to_item
 from .options import HubOptions
 from .prompts import MODES, PROMPT_VERSION, build_prompt
 
@@ -37,11 +38,27 @@ class HendrycksMath(SplitBenchmark):
     def prompt(self, item: Item, mode: str) -> Prompt:
         return build_prompt(item.data["problem"])
 
+    def record_item(self, rec: Record, index: int) -> Item:
+        return record_to_item(rec, index)
+
     def score(self, item: Item, text: str, mode: str) -> Verdict:
         return math_verdict(str(item.gold), text, dict(item.data["_math"]))
 
+    def score_response(self, item: Item, response: Response, mode: str) -> Verdict:
+        meta = dict(item.data["_math"])
+        if self.scoring == "official":
+            return official_verdict(gold_text(str(item.gold), item.data.get("solution")), response, meta)
+        return corrected_verdict(str(item.gold), response, meta)
+
     def score_now(self, item: Item, response: Response, mode: str) -> Verdict | None:
-        return quick_verdict(str(item.gold), response.final, dict(item.data["_math"]))
+        if self.scoring == "official":
+            return None
+        return corrected_now(str(item.gold), response, dict(item.data["_math"]))
+
+    def diff_reason(self, row: OutsideRow, final_text: str) -> str:
+        c, it = row.completion, row.item
+        return diff_cause(str(it.gold), gold_text(str(it.gold), it.data.get("solution")),
+                          Response.of(c.text, c.finish_reason, c.reasoning))
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         index: dict[str, dict[str, Any]] | None = None

@@ -58,6 +58,7 @@ def record_to_item(rec: Record, index: int) -> Item:
         raise DataError(f"{rec.where('subject')}: unknown MATH subject {subject!r}; known: "
                         f"{', '.join(SUBJECTS.values())}")
     gold = opt_str(rec, ("answer",))
+    solution = opt_str(rec, ("solution",))
     if gold is None:
         solution = req_str(rec, ("solution",))
         gold = boxed(solution)
@@ -66,7 +67,8 @@ def record_to_item(rec: Record, index: int) -> Item:
     uid = opt_str(rec, ("unique_id", "id"))
     rid = Path(uid).stem if uid else str(index)
     meta = {"level": level_of(rec), "subject": SUBJECTS[subset]}
-    return Item("math", subset, rid, {"problem": problem, "unique_id": uid, "_math": meta}, gold.strip())
+    return Item("math", subset, rid, {"problem": problem, "unique_id": uid, "solution": solution, "_math": meta},
+                gold.strip())
 
 
 def load_all(option: str | None, revision: str | None) -> list[Item]:

@@ -26,6 +26,7 @@ import math
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from reasoneval.core.benchmark import BatchScorer, Benchmark, OutsideRow, Scored
 from reasoneval.core.errors import DataError
 from reasoneval.core.hashing import sha256_text
 from reasoneval.core.registry import register
-from reasoneval.core.response import Response
+from reasoneval.core.response import Response, cut_off
 from reasoneval.core.types import Item, Outcome, Prompt, Verdict
 from reasoneval.scoring.latexcmp import LatexCanonicalizer, default_canonicalizer
 
@@ -48,7 +49,16 @@ from .outside import SUBQ, raw_rows
 from .outside_tables import latex_note, outside_tables
 from .score_corrected import explain
 from .score_corrected import policy as policy_named
-from .score_official import Judgement, ScoringPolicy, apply_math, finish, judge, real_life
+from .score_official import (
+    Judgement,
+    ScoringPolicy,
+    answer_text,
+    apply_math,
+    cut_off_detail,
+    finish,
+    judge,
+    real_life,
+)
 from .selfcorrect import MAX_CALLS, RoundStats, conversation
 from .subquestions import TypeStats
 
@@ -82,6 +92,12 @@ def _verdict(j: Judgement, detail: dict[str, Any]) -> Verdict:
     if j.notes:
         detail = {**detail, "notes": j.notes}
     return Verdict(outcome, j.extracted, j.method, detail)
+
+
+def _flagged(v: Verdict, response: Response, pol: ScoringPolicy) -> Verdict:
+    """The verdict with the policy's truncation detail (official: kept on a cut-off output, flagged)."""
+    extra = cut_off_detail(response.truncated, pol)
+    return replace(v, detail={**v.detail, **extra}) if extra else v
 
 
 def _is_error(r: ScoredRow) -> bool:
@@ -227,12 +243,21 @@ class KorBench(Benchmark):
         deadline = time.monotonic() + VERDICT_BUDGET_S  # one budget for the whole verdict
         return verdict([finish(j, self.lc, deadline) for j in js])
 
+    def score_response(self, item: Item, response: Response, mode: str) -> Verdict:
+        """As ``score``, on the text the scoring policy reads: official, the raw output as the reference
+        evaluator reads it (``<think>`` included, cut-off or not: the verdict stands, ``detail["cut_off"]``
+        flags it); corrected, the answer with its reasoning removed (a cut-off output has no answer)."""
+        pol = self.policy
+        return _flagged(self.score(item, answer_text(response.raw, response.final, pol), mode),
+                        response, pol)
+
     def score_now(self, item: Item, response: Response, mode: str) -> Verdict | None:
         """The verdict when no judgement waits for SymPy (every category but some Operation answers)."""
-        js, verdict = self.judgements(item, response.final, mode)
+        pol = self.policy
+        js, verdict = self.judgements(item, answer_text(response.raw, response.final, pol), mode)
         if any(j.pending is not None for j in js):
             return None
-        return verdict(js)
+        return _flagged(verdict(js), response, pol)
 
     def judgements(self, item: Item, text: str, mode: str, policy: ScoringPolicy | None = None
                    ) -> tuple[list[Judgement], Callable[[list[Judgement]], Verdict]]:
@@ -274,9 +299,16 @@ class KorBench(Benchmark):
         add_commands(groups)
 
     def diff_reason(self, row: OutsideRow, final_text: str) -> str:
-        """The fix(es) of corrected scoring that flip this answer's verdict."""
+        """The fix(es) of corrected scoring that flip this answer's verdict (reading the raw output or its
+        final text, and truncation, are fixes like the others)."""
+        from reasoneval.runner.scoring import response_of
+
+        r = response_of(row.completion)
+
         def correct_under(pol: ScoringPolicy) -> bool:
-            js, verdict = self.judgements(row.item, final_text, row.mode, pol)
+            if pol.cut_off_unanswered and r.truncated:
+                return False
+            js, verdict = self.judgements(row.item, answer_text(r.raw, r.final, pol), row.mode, pol)
             return verdict([finish(j, self.lc) for j in js]).correct
 
         return explain(correct_under)
@@ -395,7 +427,8 @@ class KorBench(Benchmark):
     def outside_json(self, row: OutsideRow, verdict: Verdict) -> dict[str, Any]:
         category = "cipher" if row.item.subset == SUBQ else row.item.subset
         return {"model": row.source, "category": category, "mode": row.mode, "idx": row.item.id,
-                "correct": verdict.correct, "real_life": verdict.detail.get("real_life")}
+                "correct": verdict.correct, "real_life": verdict.detail.get("real_life"),
+                "cut_off": cut_off(row.completion.text, row.completion.finish_reason)}
 
     def summarize_outside(self, groups: list[tuple[str, str, list[ScoredRow]]]) -> list[Table]:
         """The paper's layouts with a row per model (and mode): Tables 2 and 3, self-correction rounds,
@@ -417,15 +450,16 @@ class KorBatch(BatchScorer):
         self.lc = bench.lc or default_canonicalizer()
 
     def submit(self, item: Item, response: Response, mode: str) -> Callable[[], Verdict]:
-        js, verdict = self.bench.judgements(item, response.final, mode)
+        pol = self.bench.policy
+        js, verdict = self.bench.judgements(item, answer_text(response.raw, response.final, pol), mode)
         futs = [(j, schedule(j.pending, self.lc)) for j in js if j.pending is not None]
         if not futs:
-            return lambda: verdict(js)
+            return lambda: _flagged(verdict(js), response, pol)
 
         def done() -> Verdict:
             for j, fut in futs:
                 apply_math(j, fut.result())
-            return verdict(js)
+            return _flagged(verdict(js), response, pol)
 
         return done
 

@@ -97,7 +97,7 @@ class Rescorer:
 def jsonl_rows(items: Iterable[Scored]) -> Iterable[dict[str, Any]]:
     for s in items:
         yield {"model": s.file.model, "category": s.file.category, "mode": s.file.mode, "idx": s.idx,
-               "correct": s.correct, "real_life": s.real_life}
+               "correct": s.correct, "real_life": s.real_life, "cut_off": bool(s.verdict.detail.get("cut_off"))}
 
 
 def tables(result: RescoreResult) -> list[Table]:

@@ -18,7 +18,12 @@ fix(es) flip a verdict, by re-judging with the official policy plus one fix at a
 * ``lenient_puzzle``: puzzle golds are normalised like responses; an Anagram answer must be a whole listed
   word (the reference accepts any substring of the gold, including the empty answer);
 * ``real_idx_in_mixed``: mixed sets pass the sample idx to the per-question evaluator (the reference passes
-  the position, which mis-routes Operation special cases); bare JSON answer values are accepted as answers.
+  the position, which mis-routes Operation special cases); bare JSON answer values are accepted as answers;
+* ``strip_think``: the answer is read without its ``<think>`` sections (the reference reads the raw text, so a
+  ``[[...]]`` in the reasoning is its first match, and mixed mode's ``{`` ... ``}`` span may start inside it);
+* ``cut_off_unanswered``: an output cut off by the token limit or inside an unclosed ``<think>`` has no
+  answer (the reference knows no truncation and scores what is there; official verdicts carry the flag
+  ``cut_off`` beside them instead).
 """
 
 from __future__ import annotations
@@ -30,7 +35,8 @@ from .score_official import OFFICIAL, ScoringPolicy
 
 CORRECTED = ScoringPolicy(
     name="corrected", match="last", stop_raw_completions=True, matrix_signed=True, exact_arithmetic=True,
-    clean_gold=True, sympy_equiv=True, lenient_puzzle=True, real_idx_in_mixed=True,
+    clean_gold=True, sympy_equiv=True, lenient_puzzle=True, real_idx_in_mixed=True, strip_think=True,
+    cut_off_unanswered=True,
 )  # fmt: skip
 
 FIX_DESCRIPTIONS: dict[str, str] = {
@@ -42,6 +48,8 @@ FIX_DESCRIPTIONS: dict[str, str] = {
     "sympy_equiv": "symbolic equivalence simplify(a-b)==0",
     "lenient_puzzle": "puzzle gold normalised / anagram must be a whole word",
     "real_idx_in_mixed": "mixed: sample idx instead of position; bare JSON values accepted",
+    "strip_think": "<think> sections removed before extraction (the reference reads the raw text)",
+    "cut_off_unanswered": "cut-off output (token limit / unclosed <think>) has no answer",
 }
 
 

@@ -15,6 +15,11 @@
 The SymPy case returns a :class:`Judgement` with ``pending`` set; :func:`finish` (one item) or the batch
 rescorer (many items, in parallel) completes it. :class:`ScoringPolicy` switches the fixes of the
 corrected mode (:mod:`.score_corrected`); :data:`OFFICIAL` switches them all off.
+
+What the official evaluator reads (``eval_utils.evaluate_responses``): the record's ``response`` as the model
+wrote it, ``<think>`` sections and all, whether or not it was cut off. :func:`answer_text` picks that text (or,
+with ``strip_think``, the text without its reasoning); with ``cut_off_unanswered`` off the verdict carries
+``reads_cut_output`` (the runner keeps it) and ``cut_off`` (the truncation flag shown beside it).
 """
 
 from __future__ import annotations
@@ -56,9 +61,21 @@ class ScoringPolicy:
     sympy_equiv: bool = False  # SymPy: also accept simplify(a - b) == 0
     lenient_puzzle: bool = False  # puzzles 2-5: normalise gold the same way; anagram needs a whole word
     real_idx_in_mixed: bool = False  # mixed sets: pass the sample idx, not the position
+    strip_think: bool = False  # read the answer without its <think> sections (official: the raw text)
+    cut_off_unanswered: bool = False  # a cut-off output (token limit, unclosed <think>) has no answer
 
 
 OFFICIAL = ScoringPolicy()
+
+
+def answer_text(raw: str, final: str, policy: ScoringPolicy) -> str:
+    """The text a policy reads: the raw output (official), or its final answer with reasoning removed."""
+    return final if policy.strip_think else raw
+
+
+def cut_off_detail(cut_off: bool, policy: ScoringPolicy) -> dict[str, bool]:
+    """The verdict detail that keeps an official verdict on a cut-off output (the flag stays beside it)."""
+    return {} if policy.cut_off_unanswered else {"reads_cut_output": True, "cut_off": cut_off}
 
 
 @dataclass

@@ -12,26 +12,29 @@ from collections.abc import Callable
 from typing import Any
 
 from ...core.benchmark import ScoredRow, Table, TableKind
-from ...core.types import Outcome, Verdict
+from ...core.types import Outcome
 from ...core.verdicts import Method
 from .categories import CATEGORIES
 
 COLUMNS = ["n", "correct", "accuracy", "unextractable", "truncated", "errors"]
-NOTE = "Accuracy = correct / (n - errors) over questions; unextractable and truncated answers count as wrong."
+NOTE = ("Accuracy = correct / (n - errors) over questions; unextractable answers count as wrong. truncated: "
+        "outputs cut off (token limit, or a <think> never closed), whatever their verdict: official scoring reads "
+        "them as they are, corrected scoring counts them wrong.")
 
 
 class Count:
     def __init__(self) -> None:
         self.n = self.correct = self.unextractable = self.truncated = self.errors = 0
 
-    def add(self, v: Verdict | None) -> None:
+    def add(self, r: ScoredRow) -> None:
         self.n += 1
-        if v is None or v.outcome is Outcome.ERROR:
+        v = r.final.verdict
+        if v is None or v.outcome is Outcome.ERROR or r.final.completion.error is not None:
             self.errors += 1
             return
         self.correct += int(v.correct)
         self.unextractable += int(v.method == Method.UNEXTRACTABLE)
-        self.truncated += int(v.method == Method.TRUNCATED)
+        self.truncated += int(r.final.cut_off)
 
     def cells(self) -> list[Any]:
         acc = round(100 * self.correct / (self.n - self.errors), 2) if self.n > self.errors else None
@@ -44,10 +47,9 @@ def tables(rows: list[ScoredRow], mode: str, meta: Callable[[ScoredRow], dict[st
     by_subj: dict[tuple[str, str], Count] = defaultdict(Count)
     for r in rows:
         m = meta(r)
-        v = r.final.verdict
-        total.add(v)
-        by_cat[m.get("category") or "(unknown)"].add(v)
-        by_subj[(m.get("category") or "(unknown)", r.subset)].add(v)
+        total.add(r)
+        by_cat[m.get("category") or "(unknown)"].add(r)
+        by_subj[(m.get("category") or "(unknown)", r.subset)].add(r)
     order = {c: i for i, c in enumerate(CATEGORIES)}
     cat_rows = [[c, *k.cells()] for c, k in sorted(by_cat.items(), key=lambda kv: (order.get(kv[0], 9), kv[0]))]
     subj_rows = [[s, c, *k.cells()] for (c, s), k in

@@ -1,20 +1,21 @@
-"""The MMLU plugin: 57 subjects, zero-shot CoT, the final ``Answer: X`` letter against the gold."""
+"""The MMLU plugin: 57 subjects, zero-shot CoT; official scoring reads the letter as simple-evals does, corrected
+scoring the final ``Answer: X`` letter (:mod:`.scoring`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...core.benchmark import ScoredRow, Table
-from ...core.records import DataError
+from ...core.benchmark import OutsideRow, ScoredRow, Table
+from ...core.records import DataError, Record
 from ...core.response import Response
-from ...core.types import Item, Outcome, Prompt, Verdict
-from ...core.verdicts import Method
+from ...core.types import Item, Prompt, Verdict
 from ...hub.split_items import SplitBenchmark
 from . import analysis, release
 from .categories import SUBJECTS, category_of
-from .data import LAYOUT_HELP, load_all
+from .data import LAYOUT_HELP, load_all, record_to_item
 from .options import HubOptions
-from .prompts import MODES, PROMPT_VERSION, build_prompt, extract_letter
+from .prompts import MODES, PROMPT_VERSION, build_prompt
+from .scoring import corrected_verdict, diff_cause, official_verdict
 
 
 class MMLU(SplitBenchmark):
@@ -38,15 +39,23 @@ class MMLU(SplitBenchmark):
     def prompt(self, item: Item, mode: str) -> Prompt:
         return build_prompt(item.data["question"], item.data["choices"])
 
+    def record_item(self, rec: Record, index: int) -> Item:
+        return record_to_item(rec, index)
+
     def score(self, item: Item, text: str, mode: str) -> Verdict:
-        letter, how = extract_letter(text)
-        detail = {**item.data["_mmlu"], "found_by": how}
-        if letter is None:
-            return Verdict(Outcome.UNANSWERABLE, None, Method.UNEXTRACTABLE, detail)
-        return Verdict(Outcome.CORRECT if letter == item.gold else Outcome.INCORRECT, letter, Method.RULE, detail)
+        return corrected_verdict(item.gold, text, dict(item.data["_mmlu"]))
+
+    def score_response(self, item: Item, response: Response, mode: str) -> Verdict:
+        if self.scoring == "official":
+            return official_verdict(item.gold, response, dict(item.data["_mmlu"]))
+        return self.score(item, response.final, mode)
 
     def score_now(self, item: Item, response: Response, mode: str) -> Verdict | None:
-        return self.score(item, response.final, mode)
+        return self.score_response(item, response, mode)
+
+    def diff_reason(self, row: OutsideRow, final_text: str) -> str:
+        c = row.completion
+        return diff_cause(row.item.gold, Response.of(c.text, c.finish_reason, c.reasoning))
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         def meta(r: ScoredRow) -> dict[str, Any]:
