@@ -104,7 +104,7 @@ class Figures:
         self.subset.append(where[r.subset])
         self.flags.append(_ERROR * (r.error is not None)
                           | _CORRECT * bool(v and v.outcome is Outcome.CORRECT)
-                          | _TRUNCATED * (r.finish_reason == "length")
+                          | _TRUNCATED * r.was_cut_off  # core.response.cut_off, as every table counts it
                           | _REASONING * bool(r.reasoned))
         rt, out = r.reasoning_tokens, r.completion_tokens
         self.reasoning_tokens.append(rt)
