@@ -312,6 +312,16 @@ def rescore(
     raise typer.Exit(code or 0)
 
 
+def _import_limits(member_mb: int | None, log_mb: int | None) -> tuple[int, int] | None:
+    """``--max-member-mb`` / ``--max-log-mb`` as bytes (None: the defaults of ``runner/harness_logs.py``)."""
+    if member_mb is None and log_mb is None:
+        return None
+    from ..runner import harness_logs
+
+    return ((member_mb << 20) if member_mb else harness_logs.MAX_MEMBER,
+            (log_mb << 20) if log_mb else harness_logs.MAX_TOTAL)
+
+
 @app.command("import")
 def import_cmd(
     benchmark: Annotated[str, typer.Argument(help="a benchmark (reasoneval list)")],
@@ -323,6 +333,8 @@ def import_cmd(
     force: Annotated[bool, typer.Option("--force", help="import lm-eval / inspect-ai samples even where their question/answer fields disagree with the item they are mapped to")] = False,
     fmt: Annotated[str, typer.Option("--format", help="auto | native (the benchmark's own files) | logs (lm-eval samples, inspect-ai logs)")] = "auto",
     json_out: Annotated[bool, typer.Option("--json", help="print the imported runs as JSON")] = False,
+    max_member_mb: Annotated[int | None, typer.Option(min=1, help="inspect-ai .eval logs: most MiB one member may have once decompressed (a zip bomb stops there; default 256)")] = None,
+    max_log_mb: Annotated[int | None, typer.Option(min=1, help="inspect-ai .eval logs: most MiB all members of one log may have once decompressed (default 2048)")] = None,
     option: OptionsOpt = None,
 ) -> None:
     """Store completions made elsewhere as runs (one per model and mode), scored as `rescore` scores them:
@@ -348,7 +360,7 @@ def import_cmd(
     st = RunStore(store)
     try:
         if logs:
-            got = import_rows(bench, st, harness_rows(paths, bench, as_, force), options, "harness logs", display)
+            got = import_rows(bench, st, harness_rows(paths, bench, as_, force, _import_limits(max_member_mb, max_log_mb)), options, "harness logs", display)
         else:
             got = import_rows(bench, st, bench.outside_rows(paths, options), options,
                               f"{benchmark} outside files", display)

@@ -18,7 +18,6 @@ lm-eval writes ``<out>/<model>/samples_<task>_<time>.jsonl`` beside ``results_<t
 from __future__ import annotations
 
 import io
-import os
 import re
 import zipfile
 from collections.abc import Iterator
@@ -167,24 +166,27 @@ def lmeval_rows(path: Path, bench: Benchmark, items: Items, target: Target | Non
 ZSTD = 93  # the zip compression method inspect-ai's .eval logs use (zipfile reads only stored/deflate/bz2/lzma)
 _MB = 1 << 20
 #: bytes one member of an inspect-ai ``.eval`` log may have once decompressed, and all its members together
-#: (a zip or Zstandard bomb stops there: one line naming the member, never gigabytes of memory); the environment
-#: variables ``REASONEVAL_IMPORT_MAX_MEMBER_MB`` / ``REASONEVAL_IMPORT_MAX_TOTAL_MB`` change them
-MAX_MEMBER = int(os.environ.get("REASONEVAL_IMPORT_MAX_MEMBER_MB") or 256) * _MB
-MAX_TOTAL = int(os.environ.get("REASONEVAL_IMPORT_MAX_TOTAL_MB") or 2048) * _MB
+#: (a zip or Zstandard bomb stops there: one line naming the member, never gigabytes of memory); ``reasoneval
+#: import --max-member-mb / --max-log-mb`` change them
+MAX_MEMBER = 256 * _MB
+MAX_TOTAL = 2048 * _MB
 _CHUNK = _MB
 
 
 class _Budget:
-    """The decompressed bytes the members of one log may still have (:data:`MAX_TOTAL` in all)."""
+    """The decompressed bytes the members of one log may still have (``total``, default :data:`MAX_TOTAL`), and
+    the most one member may have (``member``, default :data:`MAX_MEMBER`)."""
 
-    def __init__(self, total: int) -> None:
-        self.left = total
+    def __init__(self, total: int | None = None, member: int | None = None) -> None:
+        self.total = MAX_TOTAL if total is None else total
+        self.member = MAX_MEMBER if member is None else member
+        self.left = self.total
 
 
 def _bounded(stream: io.RawIOBase | io.BufferedIOBase | Any, where: str, budget: _Budget) -> bytes:
     """Everything ``stream`` decompresses, read a chunk at a time and refused past :data:`MAX_MEMBER` bytes or
     the log's remaining :class:`_Budget`."""
-    cap = min(MAX_MEMBER, budget.left)
+    cap = min(budget.member, budget.left)
     out = bytearray()
     while True:
         chunk = stream.read(min(_CHUNK, cap + 1 - len(out)))
@@ -192,12 +194,12 @@ def _bounded(stream: io.RawIOBase | io.BufferedIOBase | Any, where: str, budget:
             break
         out += chunk
         if len(out) > cap:
-            if cap == MAX_MEMBER:
-                raise DataError(f"{where}: more than {MAX_MEMBER // _MB} MiB once decompressed (a zip bomb?; "
-                                "REASONEVAL_IMPORT_MAX_MEMBER_MB raises the limit)")
+            if cap == budget.member:
+                raise DataError(f"{where}: more than {budget.member // _MB} MiB once decompressed (a zip bomb?; "
+                                "import --max-member-mb raises the limit)")
             budget.left = 0
-            raise DataError(f"{where}: the log's members exceed {MAX_TOTAL // _MB} MiB in all once decompressed; "
-                            "the members after it are not read (REASONEVAL_IMPORT_MAX_TOTAL_MB raises the limit)")
+            raise DataError(f"{where}: the log's members exceed {budget.total // _MB} MiB in all once decompressed; "
+                            "the members after it are not read (import --max-log-mb raises the limit)")
     budget.left -= len(out)
     return bytes(out)
 
@@ -206,7 +208,7 @@ def _member(z: zipfile.ZipFile, name: str, budget: _Budget | None = None) -> byt
     """One member of a zip, Zstandard-compressed ones included (decompressed with ``zstandard``), bounded (by
     ``budget``, shared by a log's members; None: this member alone, within the total)."""
     if budget is None:
-        budget = _Budget(MAX_TOTAL)
+        budget = _Budget()
     where = f"{z.filename}!{name}"
     info = z.getinfo(name)
     if info.compress_type != ZSTD:
@@ -243,11 +245,14 @@ def _json_doc(data: bytes | str, where: str) -> dict[str, Any]:
     return doc
 
 
-def _inspect_docs(path: Path) -> tuple[dict[str, Any], Iterator[tuple[str, dict[str, Any] | DataError]]]:
-    """(header, (where, sample or the error reading it) one by one) of a ``.eval`` (zip) or ``.json`` log."""
+def _inspect_docs(path: Path, limits: tuple[int, int] | None = None
+                  ) -> tuple[dict[str, Any], Iterator[tuple[str, dict[str, Any] | DataError]]]:
+    """(header, (where, sample or the error reading it) one by one) of a ``.eval`` (zip) or ``.json`` log;
+    ``limits``: (bytes per member, bytes per log) once decompressed (default :data:`MAX_MEMBER`,
+    :data:`MAX_TOTAL`)."""
     if zipfile.is_zipfile(path):
         z = zipfile.ZipFile(path)
-        budget = _Budget(MAX_TOTAL)
+        budget = _Budget(None, None) if limits is None else _Budget(limits[1], limits[0])
         try:
             names = z.namelist()
             head_name = "header.json" if "header.json" in names else "_journal/start.json"
@@ -292,9 +297,10 @@ def _inspect_text(sample: dict[str, Any]) -> str | None:
 
 
 def inspect_rows(path: Path, bench: Benchmark, items: Items, target: Target | None,
-                 force: bool = False, as_: str | None = None) -> Iterator[OutsideRow | DataError]:
+                 force: bool = False, as_: str | None = None,
+                 limits: tuple[int, int] | None = None) -> Iterator[OutsideRow | DataError]:
     try:
-        header, samples = _inspect_docs(path)
+        header, samples = _inspect_docs(path, limits)
     except DataError as e:
         yield DataError(f"not an inspect-ai log: {e}")
         return
@@ -366,11 +372,11 @@ def is_harness_log(path: Path) -> str | None:
     return None
 
 
-def harness_rows(paths: list[str], bench: Benchmark, as_: str | None, force: bool = False
-                 ) -> Iterator[OutsideRow | DataError]:
+def harness_rows(paths: list[str], bench: Benchmark, as_: str | None, force: bool = False,
+                 limits: tuple[int, int] | None = None) -> Iterator[OutsideRow | DataError]:
     """Every sample of every lm-eval / inspect-ai log under ``paths`` (folders are searched). Raises a
     ``DataError`` at the first sample whose dataset fields disagree with the item it is mapped to, unless
-    ``force``."""
+    ``force``. ``limits``: decompressed bytes per log member and per log (:func:`_inspect_docs`)."""
     target = parse_as(as_, bench) if as_ else None
     items = Items(bench)
     files: list[Path] = []
@@ -384,6 +390,6 @@ def harness_rows(paths: list[str], bench: Benchmark, as_: str | None, force: boo
             yield from lmeval_rows(f, bench, items, target, force, as_)
         elif kind == "inspect":
             found = True
-            yield from inspect_rows(f, bench, items, target, force, as_)
+            yield from inspect_rows(f, bench, items, target, force, as_, limits)
     if not found:
         yield DataError(f"no lm-eval samples_*.jsonl or inspect-ai .eval/.json log in {', '.join(paths)}")
