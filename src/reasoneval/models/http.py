@@ -151,6 +151,18 @@ ERROR_BODY_BYTES = 64 * 1024
 ERROR_SNIPPET_CHARS = 300
 
 
+class RequestBody(dict[str, Any]):
+    """A request's JSON body with its encoding made once (``data``: UTF-8 JSON bytes, sent as they are, with the
+    session's ``Content-Type: application/json``): every copy and attempt of the request sends the same bytes,
+    and a backend may build them from parts it encoded before (the same prompt for every sample)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, body: dict[str, Any], data: bytes) -> None:
+        super().__init__(body)
+        self.data = data
+
+
 class Abandoned(Retryable):
     """An attempt no copy answered within the abandonment window (cancelled, retried with wider windows)."""
 
@@ -287,7 +299,9 @@ class HTTPBackend:
         session = await self._get_session()
         t0 = time.monotonic()
         try:
-            async with session.post(replica.url + path, json=body, allow_redirects=False) as resp:
+            data = body.data if isinstance(body, RequestBody) else None
+            async with (session.post(replica.url + path, data=data, allow_redirects=False) if data is not None else
+                        session.post(replica.url + path, json=body, allow_redirects=False)) as resp:
                 if resp.status in RETRYABLE_STATUS:
                     await read_capped(resp, ERROR_BODY_BYTES)  # drained (bounded) so the connection is reused
                     raise Retryable(f"HTTP {resp.status} from {replica.url}",

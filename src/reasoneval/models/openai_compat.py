@@ -28,6 +28,7 @@ from .http import (  # noqa: F401 - re-exported: the names this module had befor
     HTTPBackend,
     HTTPOptions,
     Replica,
+    RequestBody,
     Retryable,
     _Retryable,
     parse_retry_after,
@@ -36,6 +37,8 @@ from .http import (  # noqa: F401 - re-exported: the names this module had befor
 )
 from .limits import SSEReader, read_body
 from .validate import Reading, ResponseRejected, token_count, usage_of
+
+MESSAGES_KEPT = 4096  # prompts whose encoded messages are kept (``OpenAICompatBackend._encoded``)
 
 
 def _clean(text: str | None) -> str | None:
@@ -62,6 +65,7 @@ class OpenAICompatBackend(HTTPBackend):
         self._stream = self.opts.stream
         #: the model id the server says it serves (``identify``; None until asked, or unknown)
         self.served_id: str | None = None
+        self._messages_json: dict[Prompt, str] = {}  # a prompt's encoded messages (``_encoded``)
 
     async def identify(self) -> None:
         """Ask the replicas which model they serve (:mod:`.served`), once, before the run's first request."""
@@ -187,14 +191,34 @@ class OpenAICompatBackend(HTTPBackend):
             comp.error = FILTERED
         return comp
 
+    def _encoded(self, prompt: Prompt, body: dict[str, Any]) -> RequestBody:
+        """``body`` with its JSON bytes made once; a chat prompt's messages are encoded once per prompt (the
+        samples of an item, and the models of a run, send the same messages: the last :data:`MESSAGES_KEPT`
+        prompts' are kept)."""
+        msgs = body.get("messages")
+        if msgs is None:
+            return RequestBody(body, json.dumps(body).encode())
+        try:
+            mj = self._messages_json.get(prompt)
+        except TypeError:  # content parts (images) are not hashable
+            return RequestBody(body, json.dumps(body).encode())
+        if mj is None:
+            mj = json.dumps(msgs)
+            if len(self._messages_json) >= MESSAGES_KEPT:
+                del self._messages_json[next(iter(self._messages_json))]
+            self._messages_json[prompt] = mj
+        head = json.dumps({k: v for k, v in body.items() if k != "messages"})  # never empty: it has ``model``
+        return RequestBody(body, (head[:-1] + ', "messages": ' + mj + "}").encode())
+
     async def generate(self, prompt: Prompt, params: GenParams) -> Completion:
         path, body = self._body(prompt, params)
         if self._stream and "stream" not in body:
-            comp = await self.request(path, {**body, "stream": True, "stream_options": {"include_usage": True}})
+            comp = await self.request(path, self._encoded(prompt, {**body, "stream": True,
+                                                                   "stream_options": {"include_usage": True}}))
             if not stream_rejected(comp):
                 return comp
             self._stream = False  # this server does not stream: ask it plainly from now on
-        return await self.request(path, body)
+        return await self.request(path, self._encoded(prompt, body))
 
 
 def from_spec(spec: str, concurrency: int, options: HTTPOptions | None = None) -> OpenAICompatBackend:

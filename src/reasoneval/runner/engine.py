@@ -22,6 +22,7 @@ from ..models.identity import identify
 from ..models.ratelimit import Lease, Slots
 from ..store.sqlite import RunStore
 from .batcher import Batcher
+from .gcquiet import quiet_gc
 from .identity import adopt_legacy, check_served, run_metadata, served_key
 from .progress import RunProgress
 from .sample import limit_items
@@ -300,7 +301,7 @@ class Runner:
 
         tasks: list[asyncio.Task[None]] = []
         try:
-            with RunProgress(n_units, f"{spec.benchmark} {spec.model}", self.progress_enabled) as prog:
+            with quiet_gc(), RunProgress(n_units, f"{spec.benchmark} {spec.model}", self.progress_enabled) as prog:
                 try:
                     n_workers = min(n_units, max(UNITS_PER_SLOT * self.concurrency,
                                                  self.concurrency + MIN_UNITS_AHEAD))

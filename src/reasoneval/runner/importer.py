@@ -20,6 +20,7 @@ import gc
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,14 @@ from ..core.benchmark import Benchmark, OutsideRow
 from ..core.errors import DataError
 from ..core.types import GenParams
 from ..hub.cache import sha256_file
-from ..store.imported import ImportedRunRow, ImportRow, JudgeRow, put_imported_run, set_protocol
+from ..store.imported import (
+    ImportedRunRow,
+    ImportRow,
+    ImportStaging,
+    JudgeRow,
+    put_imported_run,
+    set_protocol,
+)
 from ..store.sqlite import RunStore
 from .engine import SCORER
 from .outside import OutsideScores, score_outside
@@ -77,15 +85,24 @@ def prov_origin(spec: RunSpec) -> dict[str, Any]:
     return dict(spec.origin or {})
 
 
+#: rows scored and staged at a time by a streamed import (the memory it holds does not grow with the files)
+CHUNK_ROWS = 2000
+
+
 def import_rows(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRow | DataError],
                 options: Mapping[str, Any], origin: str, name: str | None = None) -> ImportResult:
-    """Score ``rows`` as ``rescore`` does and store them as runs (one per source and mode)."""
+    """Score ``rows`` as ``rescore`` does and store them as runs (one per source and mode). Without a judge the
+    rows are streamed: scored :data:`CHUNK_ROWS` at a time and staged on disk (:class:`ImportStaging`), each
+    run then written in one transaction, so memory stays bounded whatever the size of the files."""
+    judge = getattr(options.get("judge"), "spec", None)  # a judged import is another run, as a judged run is
+    if options.get("judge") is None:
+        return _import_streamed(bench, store, rows, options, origin, name)
     got = score_outside(bench, rows, options)
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, row in enumerate(got.rows):
         # the model the files name; else the file's name (a row file of one model, as rescore takes them); --name
         # is the display name, never the grouping (the same files under another name are the same run)
-        groups[(row.source or Path(_source_file(row)).stem, row.mode)].append(i)
+        groups[_group_key(row)].append(i)
     hashes: dict[str, str] = {}
     prompt_cache: dict[Any, str] = {}
     runs: list[ImportedRun] = []
@@ -93,7 +110,6 @@ def import_rows(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRow | D
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        judge = getattr(options.get("judge"), "spec", None)  # a judged import is another run, as a judged run is
         return ImportResult(_store_groups(bench, store, got, groups, hashes, prompt_cache, runs, origin, judge, name),
                             got.errors)
     finally:
@@ -101,52 +117,131 @@ def import_rows(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRow | D
             gc.enable()
 
 
+def _group_key(row: OutsideRow) -> tuple[str, str]:
+    return (row.source or Path(_source_file(row)).stem, row.mode)
+
+
+@dataclass
+class _Group:
+    """What a streamed import keeps of one (source, mode) while its rows are read: no rows, only their names."""
+
+    g: int
+    files: set[str] = field(default_factory=set)
+    subsets: set[str] = field(default_factory=set)
+    seen: dict[tuple[str, int], int] = field(default_factory=dict)
+    rows: int = 0
+    protocol: str = ""
+
+
+@dataclass
+class _RunPlan:
+    run_id: str
+    prov: list[dict[str, str]]
+    record: dict[str, Any] | None  # None: the run is already stored complete (nothing to write)
+    spec: RunSpec
+
+
+def _plan(bench: Benchmark, store: RunStore, source: str, mode: str, files: list[str], subsets: list[str],
+          protocol: str, hashes: dict[str, str], origin: str, judge: str | None, name: str | None) -> _RunPlan:
+    """The run of one (source, mode): its id (from its files' content), and its record unless it is stored."""
+    for f in files:
+        if f not in hashes:
+            p = Path(f)
+            hashes[f] = sha256_file(p) if p.is_file() else ""
+    prov = [{"file": Path(f).name, "sha256": hashes[f]} for f in files]
+    spec = RunSpec(bench.name, None if _covers(bench, mode, subsets) else ",".join(subsets), mode,
+                   source, GenParams(), judge=judge, options=bench.options, data_version=bench.data_version(),
+                   origin={"kind": "import", "origin": origin, "files": prov})
+    run_id = spec.run_id()
+    if any(r["status"] == "complete" for r in store.find_runs(run_id)):
+        if name is not None:
+            store.set_display_name(run_id, name)
+        if protocol:  # a run imported before runs said whose protocol they are: it says so now
+            set_protocol(store, run_id, protocol)
+        return _RunPlan(run_id, prov, None, spec)
+    # (a run of these files that is not complete was left half-written by an older version: written anew)
+    record = spec.record(bench.data_version(), bench.prompt_version(mode))
+    if protocol:  # the rows' prompts are not the ones this benchmark builds: the run says whose they are
+        record["protocol"] = protocol
+    if name is not None:
+        record["display_name"] = name
+    record["origin"] = {**prov_origin(spec), "paths": [str(Path(f).resolve()) for f in files]}
+    # the source did not record how it generated: no generation parameters are shown as if known
+    record["params"] = {}
+    record["params_unknown"] = True
+    return _RunPlan(run_id, prov, record, spec)
+
+
+def _sample_of(seen: dict[tuple[str, int], int], row: OutsideRow) -> int:
+    """The row's sample; the same item twice in the files is kept as a further sample, as rescore counts it."""
+    k = (row.item.key, row.sample)
+    if k in seen:
+        seen[k] += 1
+        return row.sample + 1000 * seen[k]
+    seen[k] = 0
+    return row.sample
+
+
+def _import_streamed(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRow | DataError],
+                     options: Mapping[str, Any], origin: str, name: str | None) -> ImportResult:
+    groups: dict[tuple[str, str], _Group] = {}
+    errors: list[DataError] = []
+    staging = ImportStaging(store)
+    try:
+        it = iter(rows)
+        while chunk := list(islice(it, CHUNK_ROWS)):
+            got = score_outside(bench, chunk, options)
+            errors.extend(got.errors)
+            by: dict[int, list[ImportRow]] = defaultdict(list)
+            for row, verdicts in zip(got.rows, got.verdicts, strict=True):
+                grp = groups.get(key := _group_key(row)) or groups.setdefault(key, _Group(len(groups)))
+                grp.files.add(_source_file(row))
+                grp.subsets.add(row.item.subset)
+                grp.protocol = grp.protocol or row.protocol
+                grp.rows += 1
+                prompts = [None] * len(row.earlier) + [row.prompt]
+                by[grp.g].append((row.item, _sample_of(grp.seen, row),
+                                  list(zip(prompts, [*row.earlier, row.completion], verdicts, strict=True))))
+            for g, staged in by.items():
+                staging.add(g, staged, SCORER)
+            del chunk, got, by
+        runs: list[ImportedRun] = []
+        hashes: dict[str, str] = {}
+        for (source, mode), grp in groups.items():
+            plan = _plan(bench, store, source, mode, sorted(grp.files), sorted(grp.subsets), grp.protocol, hashes,
+                         origin, None, name)
+            if plan.record is None:
+                runs.append(ImportedRun(plan.run_id, source, mode, len(grp.seen), 0, True, plan.prov, name,
+                                        grp.protocol))
+                continue
+            # one transaction: the run row and its rows commit together (a killed or full-disk import leaves
+            # nothing of this run, and the next import writes it whole)
+            n = staging.write_run(grp.g, ImportedRunRow(plan.run_id, bench.name, plan.spec.subset or "*", mode,
+                                                        source, plan.record))
+            runs.append(ImportedRun(plan.run_id, source, mode, grp.rows, n, False, plan.prov, name, grp.protocol))
+        return ImportResult(runs, errors)
+    finally:
+        staging.close()
+
+
 def _store_groups(bench: Benchmark, store: RunStore, got: OutsideScores, groups: dict[tuple[str, str], list[int]],
                   hashes: dict[str, str], prompt_cache: dict[Any, str], runs: list[ImportedRun],
                   origin: str, judge: str | None = None, name: str | None = None) -> list[ImportedRun]:
     for (source, mode), idxs in groups.items():
         files = sorted({_source_file(got.rows[i]) for i in idxs})
-        for f in files:
-            if f not in hashes:
-                p = Path(f)
-                hashes[f] = sha256_file(p) if p.is_file() else ""
-        prov = [{"file": Path(f).name, "sha256": hashes[f]} for f in files]
         subsets = sorted({got.rows[i].item.subset for i in idxs})
-        spec = RunSpec(bench.name, None if _covers(bench, mode, subsets) else ",".join(subsets), mode,
-                       source, GenParams(), judge=judge, options=bench.options, data_version=bench.data_version(),
-                       origin={"kind": "import", "origin": origin, "files": prov})
-        run_id = spec.run_id()
         keys = {(got.rows[i].item.key, got.rows[i].sample) for i in idxs}
         protocol = next((got.rows[i].protocol for i in idxs if got.rows[i].protocol), "")
-        if any(r["status"] == "complete" for r in store.find_runs(run_id)):
-            if name is not None:
-                store.set_display_name(run_id, name)
-            if protocol:  # a run imported before runs said whose protocol they are: it says so now
-                set_protocol(store, run_id, protocol)
-            runs.append(ImportedRun(run_id, source, mode, len(keys), 0, True, prov, name, protocol))
+        plan = _plan(bench, store, source, mode, files, subsets, protocol, hashes, origin, judge, name)
+        if plan.record is None:
+            runs.append(ImportedRun(plan.run_id, source, mode, len(keys), 0, True, plan.prov, name, protocol))
             continue
-        # (a run of these files that is not complete was left half-written by an older version: written anew)
-        record = spec.record(bench.data_version(), bench.prompt_version(mode))
-        if protocol:  # the rows' prompts are not the ones this benchmark builds: the run says whose they are
-            record["protocol"] = protocol
-        if name is not None:
-            record["display_name"] = name
-        record["origin"] = {**prov_origin(spec), "paths": [str(Path(f).resolve()) for f in files]}
-        # the source did not record how it generated: no generation parameters are shown as if known
-        record["params"] = {}
-        record["params_unknown"] = True
         out: list[ImportRow] = []
         judged: list[JudgeRow] = []
         seen: dict[tuple[str, int], int] = {}
         for i in idxs:
             row = got.rows[i]
-            k = (row.item.key, row.sample)
-            if k in seen:  # the same item twice in the files: kept as a further sample, as rescore counts it
-                seen[k] += 1
-                sample = row.sample + 1000 * seen[k]
-            else:
-                seen[k] = 0
-                sample = row.sample
+            sample = _sample_of(seen, row)
             if i in got.judged:  # the judge's answer, stored as a run stores it (``score`` reads it again)
                 judged.append((row.item.key, sample, len(row.earlier), row.item.subset, *got.judged[i]))
             prompts = [None] * len(row.earlier) + [row.prompt]
@@ -154,9 +249,9 @@ def _store_groups(bench: Benchmark, store: RunStore, got: OutsideScores, groups:
                                                    strict=True))))
         # one transaction: the run row, its rows and its judge calls commit together (a killed or full-disk
         # import leaves nothing of this run, and the next import writes it whole)
-        n = put_imported_run(store, ImportedRunRow(run_id, bench.name, spec.subset or "*", mode, source, record),
-                             out, SCORER, prompt_cache, judged) - len(judged)
-        runs.append(ImportedRun(run_id, source, mode, len(out), n, False, prov, name, protocol))
+        n = put_imported_run(store, ImportedRunRow(plan.run_id, bench.name, plan.spec.subset or "*", mode, source,
+                                                   plan.record), out, SCORER, prompt_cache, judged) - len(judged)
+        runs.append(ImportedRun(plan.run_id, source, mode, len(out), n, False, plan.prov, name, protocol))
     return runs
 
 

@@ -1,0 +1,38 @@
+"""The cyclic garbage collector while a run's requests are under way (:func:`quiet_gc`).
+
+What was loaded before the run (modules, the benchmark's items and prompts: hundreds of thousands of objects)
+cannot become garbage while it runs, yet every full collection walked it again; and each request allocates a few
+hundred container objects (tasks, futures, response and row objects, nearly all freed by reference counting), so
+the young generation's default threshold (700) collected every few requests. During the run the objects there
+before are frozen out of the collections (``gc.freeze``) and the young generation is collected every
+:data:`YOUNG_THRESHOLD` allocations; both are restored when the last run of the process ends. Measured with
+``bench/cpu_per_request.py`` (docs/scaling.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from collections.abc import Iterator
+
+YOUNG_THRESHOLD = 20_000
+
+_active = 0
+_saved: tuple[int, int, int] | None = None
+
+
+@contextlib.contextmanager
+def quiet_gc() -> Iterator[None]:
+    global _active, _saved
+    if _active == 0:
+        _saved = gc.get_threshold()
+        gc.freeze()
+        gc.set_threshold(max(_saved[0], YOUNG_THRESHOLD), _saved[1], _saved[2])
+    _active += 1
+    try:
+        yield
+    finally:
+        _active -= 1
+        if _active == 0 and _saved is not None:
+            gc.set_threshold(*_saved)
+            gc.unfreeze()
