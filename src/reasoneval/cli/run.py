@@ -133,7 +133,7 @@ def run(
 
                 result = asyncio.run(term.guard(run_local(bench, spec, st, concurrency, retry_errors, progress,
                                                           announce, http, say=_say, refresh=refresh,
-                                                          retry_unanswered=retry_unanswered)))
+                                                          retry_unanswered=retry_unanswered, quiet_gc=True)))
     except ModelError as e:
         fail(str(e))
     except (FileNotFoundError, ValueError) as e:

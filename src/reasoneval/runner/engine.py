@@ -127,6 +127,8 @@ class Runner:
         #: the id its server says it serves (two servers serving other models under one name share nothing)
         self._model_key = served_key(spec.model_key(), backend)
         self._judge_key = served_key(identify(judge.spec).key, judge) if judge is not None else ""
+        #: freeze the process's garbage collector's old objects during the run (``gcquiet.py``): the CLI's choice
+        self.quiet_gc = False
         self._refresh_all = False  # --refresh: no answer comes from the cache
         self._reask: set[tuple[str, int]] = set()  # --retry-unanswered: these units skip the cache
 
@@ -301,7 +303,7 @@ class Runner:
 
         tasks: list[asyncio.Task[None]] = []
         try:
-            with quiet_gc(), RunProgress(n_units, f"{spec.benchmark} {spec.model}", self.progress_enabled) as prog:
+            with quiet_gc(self.quiet_gc), RunProgress(n_units, f"{spec.benchmark} {spec.model}", self.progress_enabled) as prog:
                 try:
                     n_workers = min(n_units, max(UNITS_PER_SLOT * self.concurrency,
                                                  self.concurrency + MIN_UNITS_AHEAD))

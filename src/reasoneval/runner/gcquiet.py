@@ -7,32 +7,42 @@ the young generation's default threshold (700) collected every few requests. Dur
 before are frozen out of the collections (``gc.freeze``) and the young generation is collected every
 :data:`YOUNG_THRESHOLD` allocations; both are restored when the last run of the process ends. Measured with
 ``bench/cpu_per_request.py`` (docs/scaling.md).
+
+The collector is the process's, so only a process that owns it asks for this: the CLI (``run_local(...,
+quiet_gc=True)``); a run started from the Python API or a training callback leaves the host's collector alone.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import threading
 from collections.abc import Iterator
 
 YOUNG_THRESHOLD = 20_000
 
 _active = 0
 _saved: tuple[int, int, int] | None = None
+_lock = threading.Lock()
 
 
 @contextlib.contextmanager
-def quiet_gc() -> Iterator[None]:
+def quiet_gc(enabled: bool = True) -> Iterator[None]:
     global _active, _saved
-    if _active == 0:
-        _saved = gc.get_threshold()
-        gc.freeze()
-        gc.set_threshold(max(_saved[0], YOUNG_THRESHOLD), _saved[1], _saved[2])
-    _active += 1
+    if not enabled:
+        yield
+        return
+    with _lock:
+        if _active == 0:
+            _saved = gc.get_threshold()
+            gc.freeze()
+            gc.set_threshold(max(_saved[0], YOUNG_THRESHOLD), _saved[1], _saved[2])
+        _active += 1
     try:
         yield
     finally:
-        _active -= 1
-        if _active == 0 and _saved is not None:
-            gc.set_threshold(*_saved)
-            gc.unfreeze()
+        with _lock:
+            _active -= 1
+            if _active == 0 and _saved is not None:
+                gc.set_threshold(*_saved)
+                gc.unfreeze()

@@ -26,7 +26,7 @@ def _to_stderr(line: str) -> None:
 async def run_local(bench: Benchmark, spec: RunSpec, st: RunStore, concurrency: int, retry_errors: bool,
                     progress: bool, announce: str = "", http: Any = None,
                     say: Callable[[str], None] = _to_stderr, backend: ModelBackend | None = None, *,
-                    refresh: bool = False, retry_unanswered: bool = False) -> RunResult:
+                    refresh: bool = False, retry_unanswered: bool = False, quiet_gc: bool = False) -> RunResult:
     """Load the model (and judge), check both answer, run ``spec`` on this machine, close them again.
     ``announce`` is said once the model answers (from then on the run exists and can be resumed).
     ``backend``: a model served elsewhere (Ray's workers, started and checked by their owner, who closes them)
@@ -44,6 +44,7 @@ async def run_local(bench: Benchmark, spec: RunSpec, st: RunStore, concurrency: 
         if announce:  # the model answers: from here on the run exists and can be resumed
             say(announce)
         runner = Runner(bench, spec, st, model, judge, concurrency=concurrency, progress=progress)
+        runner.quiet_gc = quiet_gc  # the CLI owns its process's collector; a library caller's host is left alone
         res = await runner.run(retry_errors=retry_errors, refresh=refresh, retry_unanswered=retry_unanswered)
         deaths = getattr(model, "deaths", None)
         if deaths:
