@@ -17,7 +17,6 @@ Each row remembers its run (``ReportTable.runs``), so renderers need not match r
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,7 +24,7 @@ from typing import Any
 
 from ..core.numbers import Missing
 from ..core.table import Cell, Table, TableKind, column_id, number_of
-from .collect import PluginError, RunView
+from .collect import PluginError, RunView, spec_keys
 from .completeness import RANKED, completeness
 from .cost import Price
 from .labels import display_name, run_labels
@@ -110,17 +109,9 @@ def slug(title: str) -> str:
 
 def _identity(v: RunView) -> dict[str, str]:
     """What defines a run, flattened to short strings (generation parameters one key each)."""
-    spec = v.run.get("spec") or {}
     sub = str(v.run.get("subset") or "")
-    out = {"mode": str(v.run.get("mode", "")), "subset": "all" if sub in ("", "*") else sub}
-    for k, val in sorted((spec.get("params") or {}).items()):
-        out[k] = json.dumps(val, ensure_ascii=False)
-    for k, val in sorted((spec.get("options") or {}).items()):
-        out[k] = val if isinstance(val, str) else json.dumps(val, ensure_ascii=False)
-    for k in ("samples", "seed", "limit", "limit_sample", "judge", "data_version"):
-        if k in spec:
-            out[k] = str(spec[k])
-    return out
+    return {"mode": str(v.run.get("mode", "")), "subset": "all" if sub in ("", "*") else sub,
+            **spec_keys(v.run.get("spec") or {})}
 
 
 #: identity keys that tell runs apart but are not worth a caption when every row shares them

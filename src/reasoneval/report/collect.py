@@ -159,8 +159,13 @@ def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = Tru
 
 def _identity(v: RunView) -> dict[str, str]:
     """What defines a run, flattened to short strings (generation parameters one key each)."""
-    spec = v.run.get("spec") or {}
-    out = {"model": display_name(v.run), "mode": mode_label(v.run), "subset": str(v.run["subset"])}
+    return {"model": display_name(v.run), "mode": mode_label(v.run), "subset": str(v.run["subset"]),
+            **spec_keys(v.run.get("spec") or {})}
+
+
+def spec_keys(spec: dict[str, Any]) -> dict[str, str]:
+    """A run record's generation parameters, options and sampling, flattened to short strings (one key each)."""
+    out: dict[str, str] = {}
     for k, val in sorted((spec.get("params") or {}).items()):
         out[k] = json.dumps(val, ensure_ascii=False)
     for k, val in sorted((spec.get("options") or {}).items()):
