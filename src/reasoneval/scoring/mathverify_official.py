@@ -12,24 +12,24 @@ is math-verify's packaging of the same metric):
 * verdict: ``verify(gold, prediction, float_rounding=5)`` (``precision=5``); nothing extracted is wrong.
 
 Every call runs in the time-bounded worker pool of :mod:`.mathverify` (math-verify's own ``signal`` timeouts
-are off; an overrun kills the worker: the reference's 5 s timeout also makes the answer wrong). Safety: the
-expression extraction (``ExprExtractionConfig``) hands SymPy's ``parse_expr`` only what its regex admits, digits,
-``.``, whitespace, ``+ - * × / ^ ( ) ÷``; a guard installed in the worker refuses anything else, so no name,
-attribute or call can be formed, and the worker is killed on overrun and memory-limited. This module is the only
-place that calls it, and only in the worker.
+are off; an overrun kills the worker: the reference's 5 s timeout also makes the answer wrong). Safety: no
+``eval`` is involved. The expression extraction (``ExprExtractionConfig``) would hand SymPy's ``parse_expr``
+(which ``eval``-s Python source) what its regex admits, digits, ``.``, whitespace, ``+ - * × / ^ ( ) ÷``; the
+worker replaces math-verify's ``parse_expr_cached`` by :func:`.arith_expr.parse_arith`, our own parser of that
+alphabet, which builds the same SymPy object (or fails where ``parse_expr`` fails) by calling SymPy's
+constructors directly, and refuses any other text. The worker is also killed on overrun and memory-limited.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from .arith_expr import parse_arith
 from .mathverify import DEFAULT_TIMEOUT_S, _pool
 from .sandbox import RemoteError, SandboxTimeout, WorkerCrashed
 
 PRECISION = 5  # open-r1's ``precision=5``
-_EXPR_CHARS = re.compile(r"[\d.\s+\-*×/^()÷]*")
 
 
 @dataclass(frozen=True)
@@ -39,21 +39,18 @@ class OfficialMath:
     reason: str  # equal | not-equal | unextractable | no-gold | timeout | error
 
 
-def _guard_parse_expr() -> None:
-    """Wrap math-verify's ``parse_expr`` call so that only arithmetic text can reach it (idempotent)."""
+def _install_parser() -> None:
+    """Replace math-verify's ``parse_expr`` call by our eval-free parser of the same text (idempotent)."""
     import math_verify.parser as mp
 
-    inner = mp.parse_expr_cached
-    if getattr(inner, "_reasoneval_guard", False):
+    if getattr(mp.parse_expr_cached, "_reasoneval_parser", False):
         return
 
-    def guarded(expr: str) -> Any:
-        if not _EXPR_CHARS.fullmatch(expr.replace("**", "^")):
-            raise ValueError("refused: not an arithmetic expression")
-        return inner(expr)
+    def parse(expr: str) -> Any:
+        return parse_arith(expr)
 
-    guarded._reasoneval_guard = True  # type: ignore[attr-defined]
-    mp.parse_expr_cached = guarded  # type: ignore[assignment]
+    parse._reasoneval_parser = True  # type: ignore[attr-defined]
+    mp.parse_expr_cached = parse  # type: ignore[assignment]
 
 
 def _as_text(x: Any) -> str:
@@ -66,7 +63,7 @@ def official_local(gold_text: str, response: str) -> OfficialMath:
 
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
 
-    _guard_parse_expr()
+    _install_parser()
     logging.getLogger("math_verify").setLevel(logging.ERROR)
     gold = parse(gold_text, [LatexExtractionConfig()], parsing_timeout=None)  # type: ignore[arg-type]
     if not gold:
