@@ -479,6 +479,8 @@ class RunStore:
                 verdict = None if scorer is None or r[17] is None else verdicts.of(r[17], r[18], r[19], r[20])
             except DECODE_ERRORS as e:
                 raise _undecodable(self.path, e) from e
+            except STORE_ERRORS as e:  # the prompts table read here (a damaged page, text that is not UTF-8)
+                raise describe(self.path, e) from e
             yield (StoredCompletion(run_id, same.setdefault(r[1], r[1]), r[2], r[3], same.setdefault(r[4], r[4]),
                                     same.setdefault(r[5], r[5]), prompt,
                                     Completion(r[7] or "", r[8] and same.setdefault(r[8], r[8]), Usage(r[9], r[10]),
