@@ -4,7 +4,7 @@ puts the figures in the trainer's ``logs`` (so its loggers — console, TensorBo
 get them).
 
     from reasoneval.trainer_callback import CheckpointEval
-    cb = CheckpointEval(["korbench:operation", "gsm8k"], limit=50, every_n_steps=200, max_seconds=300)
+    cb = CheckpointEval(["mybench:logic", "toybench"], limit=50, every_n_steps=200, max_seconds=300)
     trainer = GRPOTrainer(..., callbacks=[cb])
     cb.attach(trainer)          # optional: first in line, so loggers listed before it see the figures too
 
@@ -25,7 +25,7 @@ evaluates. An evaluation that fails (a model that does not load, an unknown benc
 training: ``<prefix>/failed = 1`` is logged, a warning goes to the ``logging`` module and ``callback.errors``
 keeps the reason.
 
-Figures logged, per benchmark target ``T`` (``korbench:operation`` -> ``korbench_operation``):
+Figures logged, per benchmark target ``T`` (``mybench:logic`` -> ``mybench_logic``):
 ``<prefix>/T/accuracy`` (percent), ``<prefix>/T/<subset>/accuracy``, ``<prefix>/T/errors``, and
 ``<prefix>/step`` (the checkpoint's step). Every run is also in the store (``store=``, default the CLI's):
 ``reasoneval runs`` lists them, ``reasoneval.load_run(run_id)`` reads them; ``callback.history`` keeps

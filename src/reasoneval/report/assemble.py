@@ -259,7 +259,7 @@ def assemble(views: Sequence[RunView], selection: Selection | None = None) -> Re
     for t in more:
         tables.append(ReportTable(t, slug(t.title), _group(t), None, [None] * len(t.rows), 1))
     taken: dict[str, int] = {}
-    for rt in tables:  # unique names: a second "korbench-zero-shot" is "korbench-zero-shot-2"
+    for rt in tables:  # unique names: a second "mybench-zero-shot" is "mybench-zero-shot-2"
         n = taken.get(rt.name, 0) + 1
         taken[rt.name] = n
         if n > 1:
