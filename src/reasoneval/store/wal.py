@@ -20,6 +20,7 @@ import contextlib
 import fcntl
 import os
 import struct
+import time
 from pathlib import Path
 
 from .errors import StoreError
@@ -27,6 +28,9 @@ from .errors import StoreError
 #: SQLite's unix VFS: byte 128 of the ``-shm`` file (``UNIX_SHM_BASE + SQLITE_SHM_NLOCK`` = 120 + 8), read-locked
 #: by every process with a connection to the store
 DMS_BYTE = 128
+#: a vanished log is confirmed this many times, this far apart, before the store is refused
+_CONFIRMATIONS = 3
+_CONFIRM_INTERVAL_S = 0.02
 _FLOCK = "hhqqi4x"  # struct flock on Linux (l_type, l_whence, l_start, l_len, l_pid)
 
 
@@ -48,15 +52,30 @@ def index_holder(shm: Path) -> int | None:
         os.close(fd)
 
 
+def _vanished_under(wal: Path, shm: Path) -> int | None:
+    """The pid holding the index while the log is missing, read in an order no open or close can fake.
+
+    A connection creates ``-wal`` before it locks the index and unlocks the index before the last one deletes
+    ``-wal``. Reading the log's absence between two sightings of the same holder therefore means the log went
+    away under that holder; reading it the other way round (log first) can see an opener that was not there
+    yet and report a store another process is creating as damaged."""
+    pid = index_holder(shm)
+    if pid is None or wal.exists():
+        return None
+    return pid if index_holder(shm) == pid and not wal.exists() else None
+
+
 def check_log_present(real: Path, shown: Path) -> None:
     """Refuse the store when its ``-wal`` file is gone while another process has it open (see the module)."""
     wal = real.with_name(real.name + "-wal")
     shm = real.with_name(real.name + "-shm")
-    if wal.exists() or not shm.exists():
-        return
-    pid = index_holder(shm)
-    if pid is None:
-        return
+    pid = None
+    for attempt in range(_CONFIRMATIONS):
+        pid = _vanished_under(wal, shm)
+        if pid is None:
+            return
+        if attempt + 1 < _CONFIRMATIONS:
+            time.sleep(_CONFIRM_INTERVAL_S)  # a deleted log stays deleted; a process opening or closing moves on
     raise StoreError(
         f"store {shown}: its write-ahead log {wal.name} was deleted while process {pid} has the store open; "
         "writing now would lose rows (the log holds that process's recent commits and this one would start "
