@@ -1,7 +1,14 @@
-"""The contract every benchmark implements once; the runner, store and report use only this."""
+"""The contract every benchmark implements once; the runner, store and report use only this.
+
+:class:`Benchmark` declares every extension point of the generic layers (docs/adding-a-benchmark.md lists each
+with an example). The one hook that cannot live on the class is ``prestart(argv)`` in the benchmark's package
+``__init__``: the console script calls it before importing the class (``entry.py``), so its declaration is
+:data:`Prestart` here and the package's own function.
+"""
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -10,13 +17,19 @@ from typing import Any, ClassVar
 
 from .errors import DataError
 from .options import BenchOptions
+from .presets import Preset
 from .response import Response, cut_off
 from .table import Cell, Column, Table, TableKind
 from .types import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from .verdicts import Method
 
-__all__ = ["BatchScorer", "Benchmark", "Cell", "Column", "OutsideRow", "ScoredRow", "Table", "TableKind", "Turn",
-           "decided"]
+__all__ = ["BatchScorer", "Benchmark", "Cell", "Column", "OutsideRow", "Prestart", "ScoredRow", "Table", "TableKind",
+           "Turn", "decided", "hook"]
+
+#: ``prestart(argv)`` in a benchmark package's ``__init__``: called by the console script with the command line
+#: when its second word names the benchmark (``reasoneval rescore NAME ...``), before the CLI's imports and before
+#: the benchmark's class is imported, to start slow work that can overlap them; an exception is ignored
+Prestart = Callable[[list[str]], None]
 
 
 @dataclass
@@ -58,6 +71,11 @@ class Benchmark(ABC):
     #: ``summarize`` reads the answers' texts: the report gives it rows with texts (default: compact rows of
     #: verdicts, finish reasons and token counts, whose completions refuse to give a text)
     summary_needs_texts: ClassVar[bool] = False
+    #: named generation settings (``--settings NAME``, e.g. the paper's decoding settings), by name
+    settings: ClassVar[Mapping[str, Preset]] = {}
+    #: this benchmark's own table kinds (``TableKind(name, like=...)``, made in its folder) besides the generic
+    #: ones; renderers treat each as the generic kind it is ``like``
+    table_kinds: ClassVar[tuple[TableKind, ...]] = ()
 
     @property
     def options(self) -> BenchOptions:
@@ -211,9 +229,10 @@ class Benchmark(ABC):
         Default: the table unchanged."""
         return table
 
-    def item_rule(self, item_key: str) -> str | None:
-        """The rule (or other grouping) id of an item from its key alone, for the HTML report's item browser
-        when neither the verdict nor the item data carries a ``rule_id``. Default: None."""
+    def item_group(self, item_key: str, detail: Mapping[str, Any], item: Item | None) -> str | None:
+        """The group of an item (a rule, a category) shown in the HTML report's item browser, whose filter
+        selects by it: from its key, its final verdict's ``detail`` or the item (None when the report could not
+        load the data). Default: none."""
         return None
 
     def dataset_tables(self, data: str | None, outputs: Path | None) -> list[Table] | None:
@@ -243,6 +262,34 @@ class Benchmark(ABC):
         rows whose ``data_source`` is this benchmark's name; ``"verl.verl_row"``: ``(row, index, split) -> dict``,
         an exported row whose ``source`` is this benchmark's name in verl's schema. Default: none."""
         return {}
+
+
+def hook(target: str) -> Any:
+    """An extension point implemented by a function of another module, imported on its first call so that
+    loading the benchmark stays cheap: ``figures = hook(".figures:my_figures")`` in the class body calls
+    ``my_figures(views)`` with the hook's arguments (no ``self``); a target without ``:function``
+    (``build_steps = hook(".build_mine")``) only imports the module and returns None. A relative module is in
+    the benchmark's package."""
+    return _Hook(target)
+
+
+class _Hook:
+    __slots__ = ("target", "package")
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self.package = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.package = owner.__module__.rpartition(".")[0]
+
+    def __call__(self, *args: Any) -> Any:
+        module, _, function = self.target.partition(":")
+        mod = importlib.import_module(module, self.package or None)
+        return getattr(mod, function)(*args) if function else None
+
+    def __repr__(self) -> str:
+        return f"hook({self.target!r})"
 
 
 class BatchScorer(ABC):

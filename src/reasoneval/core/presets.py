@@ -1,15 +1,14 @@
 """Named generation settings of a benchmark (``--settings paper``): the paper's published decoding settings.
 
-A benchmark declares them in a ``settings`` module next to its class (``benchmarks/<name>/settings.py``,
-``SETTINGS: dict[str, Preset]``); :func:`presets_for` finds them for any benchmark, so the CLI knows no
-benchmark by name. Explicit flags (``--temperature`` ...) override a preset's values; the applied values are
+A benchmark declares them on its class (``Benchmark.settings``: name -> :class:`Preset`; the shipped ones keep
+them in ``benchmarks/<name>/settings.py``); :func:`presets_for` reads them for any benchmark, so the CLI knows
+no benchmark by name. Explicit flags (``--temperature`` ...) override a preset's values; the applied values are
 printed and stored in the run record, with notes wherever the paper is silent or the harness differs.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,14 +48,5 @@ class Preset:
 
 
 def presets_for(bench: Any) -> dict[str, Preset]:
-    """The named settings of ``bench`` (its package's ``settings.SETTINGS``); empty when it has none."""
-    package = type(bench).__module__.rpartition(".")[0]
-    if not package:
-        return {}
-    try:
-        mod = importlib.import_module(package + ".settings")
-    except ModuleNotFoundError as e:
-        if e.name != package + ".settings":
-            raise
-        return {}
-    return dict(getattr(mod, "SETTINGS", {}))
+    """The named settings of ``bench`` (``Benchmark.settings``); empty when it has none."""
+    return dict(bench.settings)

@@ -1,6 +1,7 @@
 """Result tables as typed data: what a benchmark's summary returns and every renderer only formats.
 
-* :class:`Table`: title, columns, rows, notes and a :class:`TableKind` (what it reports, set where it is made).
+* :class:`Table`: title, columns, rows, notes and a :class:`TableKind` (what it reports, set where it is made;
+  generic kinds here, a benchmark's own declared in its folder).
 * :class:`Column`: a column header with a stable semantic ``id`` (``"counterfactual"``, ``"multi-q"``) and an
   optional ``unit``; code that needs to know which column is which reads the id, never the label.
 * :class:`Cell`: a number with what a bare float cannot carry: a ``secondary`` number shown in parentheses
@@ -19,21 +20,51 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from . import numbers
 
 
-class TableKind(StrEnum):
-    """What a table reports, set where it is made; the report dispatches on it (never on titles)."""
+class TableKind(str):
+    """What a table reports, set where it is made; the report dispatches on it (never on titles).
 
-    GENERIC = "generic"
-    LEADERBOARD = "leaderboard"  # accuracy per category/subset, one row per run (KOR-Bench Table 2)
-    MIXED = "mixed"  # accuracy (pass rate) per mixed set (KOR-Bench Table 3)
-    SELF_CORRECTION_ROUNDS = "self-correction-rounds"  # accuracy after each self-correction round
-    SUBQUESTIONS = "subquestions"  # error rate per sub-step type (KOR-Bench cipher sub-steps)
-    BREAKDOWN = "breakdown"  # accuracy per rule / tag
+    The generic kinds are class attributes: :attr:`GENERIC`, :attr:`LEADERBOARD` (a value per category/subset,
+    a row per run: ranked best first, incomplete runs last) and :attr:`BREAKDOWN` (a value per rule / tag:
+    collapsed, in the ``rules`` group of ``--tables``). A benchmark declares its own kinds in its folder and lists
+    them on ``Benchmark.table_kinds``; each is handled by every renderer as the generic kind it is ``like``
+    (``TableKind("mixed", like=TableKind.LEADERBOARD)`` is ranked as a leaderboard), so renderers dispatch on
+    ``kind.like`` and know no benchmark's kinds. A kind is one object per name (declaring a name again gives
+    the same object; another ``like`` for it is refused), a ``str`` that reads as its name (JSON ``kind``).
+    """
+
+    __slots__ = ("like",)
+    like: TableKind
+    GENERIC: ClassVar[TableKind]
+    LEADERBOARD: ClassVar[TableKind]
+    BREAKDOWN: ClassVar[TableKind]
+
+    def __new__(cls, name: str, like: TableKind | None = None) -> TableKind:
+        known = _KINDS.get(name)
+        if known is not None:
+            if like is not None and known.like is not like.like:
+                raise ValueError(f"table kind {name!r} is declared like {known.like!r}, not {like.like!r}")
+            return known
+        self = super().__new__(cls, name)
+        self.like = self if like is None else like.like
+        _KINDS[name] = self
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (TableKind, (str(self), None if self.like is self else self.like))
+
+    def __repr__(self) -> str:
+        return f"TableKind({str(self)!r})"
+
+
+_KINDS: dict[str, TableKind] = {}
+TableKind.GENERIC = TableKind("generic")
+TableKind.LEADERBOARD = TableKind("leaderboard")  # accuracy per category/subset, one row per run
+TableKind.BREAKDOWN = TableKind("breakdown")  # accuracy per rule / tag
 
 
 class Column(str):

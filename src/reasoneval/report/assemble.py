@@ -7,7 +7,7 @@ Every output of ``reasoneval report`` (terminal, JSON, Markdown, CSV, LaTeX, HTM
   (the run's display name) and, per table, the columns in which its rows' runs differ (mode, options, ...);
   what every row of a table shares is kept as the table's ``constants`` (a caption, not a column);
 * the published values put on the cells by each benchmark (``Benchmark.with_paper``), once, for every format;
-* leaderboard tables (``TableKind.LEADERBOARD`` / ``MIXED``) ranked by their first value column, runs that miss
+* leaderboard tables (a kind ``like`` ``TableKind.LEADERBOARD``) ranked by their first value column, runs that miss
   a category (a :class:`~reasoneval.core.numbers.Missing` cell) after the complete ones;
 * the cross-run paper tables, the CI table and the add-on tables (samples, cost);
 * each table's group (``main``, ``rules``: per-rule / per-tag breakdowns) and name, for ``--tables``.
@@ -76,7 +76,7 @@ class ReportTable:
 
     @property
     def ranked(self) -> bool:
-        return self.table.kind in RANKED
+        return self.table.kind.like in RANKED
 
 
 @dataclass
@@ -200,7 +200,7 @@ def _rank(rt: ReportTable) -> None:
 
 
 def _group(t: Table) -> str:
-    return "rules" if t.kind is TableKind.BREAKDOWN else "main"
+    return "rules" if t.kind.like is TableKind.BREAKDOWN else "main"
 
 
 def _select(tables: list[ReportTable], sel: Selection, n_runs: int) -> tuple[list[ReportTable], list[ReportTable]]:

@@ -494,18 +494,13 @@ def _short_id(x: Any) -> str | None:
     return None
 
 
-def _rule(bench: str, key: str, detail: dict[str, Any], item: Item | None) -> str | None:
-    for src in (detail, item.data if item is not None and isinstance(item.data, dict) else {}):
-        for k in ("rule_id", "rule_idx", "rule"):
-            r = _short_id(src.get(k))
-            if r is not None:
-                return r
-    b = _benchmark(bench)
-    return None if b is None else b.item_rule(key)
+def _group(b: Benchmark | None, key: str, detail: dict[str, Any], item: Item | None) -> str | None:
+    """The item's group in the browser (``Benchmark.item_group``), when it is a short id."""
+    return None if b is None else _short_id(b.item_group(key, detail, item))
 
 
 def bench_items(views: list[RunView]) -> list[dict[str, Item]]:
-    """The benchmark's items behind each run (gold answers, rule ids), keyed like ``ScoredRow.item_key``.
+    """The benchmark's items behind each run (gold answers, groups), keyed like ``ScoredRow.item_key``.
 
     Loaded through the registry, once per (benchmark, subset, mode); a benchmark that cannot load (missing
     dataset path, not installed) just contributes nothing.
@@ -549,6 +544,7 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
         strs = _Strings(shared)  # per run: a chunk decodes on its own
         per_run: list[Any] = []
         bench = str(v.run.get("benchmark", ""))
+        plugin = _benchmark(bench)
         known = items[ri] if items is not None else {}
         runs.append({"id": v.run.get("run_id"), "label": labels[ri], "model": v.run.get("model"),
                      "benchmark": bench, "mode": v.run.get("mode")})
@@ -571,7 +567,7 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
             detail = (fv.detail if fv else None) or {}
             item = known.get(r.item_key)
             outcome = fv.outcome.value if fv else ("error" if r.final.completion.error else None)
-            out.append([ri, r.item_key, r.subset, r.sample, _rule(bench, r.item_key, detail, item), outcome,
+            out.append([ri, r.item_key, r.subset, r.sample, _group(plugin, r.item_key, detail, item), outcome,
                         fv.extracted if fv else None, _gold(detail, item), len(turns), ctoks, len(per_run)])
             per_run.append(turns)
         chunks.append({"strs": strs.items, "turns": per_run})
@@ -583,7 +579,7 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
 def build_html(views: list[RunView], title: str = "reasoneval report", load_items: bool = True,
                prices: dict[str, Price] | None = None) -> str:
     """The report as one self-contained string (every item chunk embedded); ``load_items`` reads the
-    benchmarks' items for gold answers and rule ids."""
+    benchmarks' items for gold answers and item groups."""
     return build_page(views, title, load_items, prices)[0]
 
 

@@ -57,6 +57,7 @@ from .engines import PUZZLES
 from .engines.game24 import Game24Engine
 from .engines.graphcoloring import GraphColoringEngine
 from .options import FROptions, stored_options
+from .settings import SETTINGS
 
 SC, ST, E2E = "state-checking", "state-transition", "end-to-end"
 MODES = (SC, ST, E2E)
@@ -165,6 +166,7 @@ def sudoku_empty_cells(data: Mapping[str, Any]) -> int | None:
 @register("finereason")
 class FineReason(Benchmark):
     name = "finereason"
+    settings = SETTINGS
     description = ("FineReason: reflective puzzle solving - state checking, state transition and end-to-end "
                    "solving on Sudoku, Graph Coloring, Game of 24 and Logic Grid Puzzles (ACL 2025)")
     default_mode = SC

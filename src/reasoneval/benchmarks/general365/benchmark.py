@@ -22,7 +22,7 @@ from typing import Any
 
 from reasoneval.hub.releases import ReleaseSpec
 
-from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
+from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table, hook
 from ...core.errors import DataError
 from ...core.records import configured, folder_version
 from ...core.registry import register
@@ -34,6 +34,7 @@ from .data import NUMERIC_TYPES, data_root, items_from_records, load, seed_patte
 from .grading import extract_final, final_boxes, judge_answer, rule_check
 from .options import G365Options
 from .prompts import PROMPT_VERSION, equivalence_prompt, query_prompt
+from .settings import SETTINGS
 
 MODES = ("paper", "cascade")
 _META_KEYS = ("answer_type", "categories", "seed_id", "is_seed")
@@ -47,6 +48,7 @@ def _meta(item: Item) -> dict[str, Any]:
 @register("general365")
 class General365(Benchmark):
     name = "general365"
+    settings = SETTINGS
     description = "General365: general reasoning beyond specialised knowledge (hybrid rule + judge grading)"
     default_mode = "paper"
     default_params = GenParams(max_tokens=16384, temperature=None, top_p=1.0)
@@ -181,13 +183,9 @@ class General365(Benchmark):
     def prompt_version(self, mode: str) -> str:
         return f"{PROMPT_VERSION}:{mode}"
 
-    def cli(self, groups: Any) -> None:
-        from .commands import add_commands
-
-        add_commands(groups)
-
-    def build_steps(self) -> None:
-        from . import build_variants  # noqa: F401 - each registers its steps
+    cli = hook(".commands:add_commands")
+    build_steps = hook(".build_variants")  # each registers its steps
+    paper_tables = hook(".paper_tables:general365_tables")  # Table 1, wide, beside the paper
 
     def releases(self) -> dict[str, ReleaseSpec]:
         from .release import RELEASE
@@ -199,10 +197,10 @@ class General365(Benchmark):
 
         return general365_tables(data)
 
-    def paper_tables(self, views: list[Any]) -> list[Table]:
-        from .paper_tables import general365_tables
-
-        return general365_tables(views)  # Table 1, wide, beside the paper
+    def item_group(self, item_key: str, detail: Mapping[str, Any], item: Item | None) -> str | None:
+        """The rule check behind the verdict (``detail["rule"]``), for the report's item browser."""
+        rule = detail.get("rule")
+        return rule if isinstance(rule, str) else None
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         return analysis.all_tables(self.to_scored(rows), mode)

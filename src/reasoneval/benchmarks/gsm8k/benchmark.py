@@ -15,10 +15,12 @@ from . import release
 from .data import LAYOUT_HELP, load_items, record_to_item
 from .options import HubOptions
 from .prompts import MODES, PROMPT_VERSION, build_prompt
+from .settings import SETTINGS
 
 
 class GSM8K(SplitBenchmark):
     name = "gsm8k"
+    settings = SETTINGS
     description = "GSM8K: grade-school math word problems (test split), boxed answer scored with math-verify"
     Options = HubOptions
     release = release.RELEASE

@@ -15,10 +15,12 @@ from . import analysis, release
 from .data import LAYOUT_HELP, SUBJECTS, load_all, record_to_item
 from .options import HubOptions
 from .prompts import MODES, PROMPT_VERSION, build_prompt
+from .settings import SETTINGS
 
 
 class HendrycksMath(SplitBenchmark):
     name = "math"
+    settings = SETTINGS
     description = "MATH (MATH-500 release): competition math by subject and level 1-5, scored with math-verify"
     Options = HubOptions
     release = release.RELEASE

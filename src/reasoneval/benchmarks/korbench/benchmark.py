@@ -25,12 +25,12 @@ from __future__ import annotations
 import math
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from reasoneval.core.benchmark import BatchScorer, Benchmark, OutsideRow, ScoredRow, Table, Turn
+from reasoneval.core.benchmark import BatchScorer, Benchmark, OutsideRow, ScoredRow, Table, Turn, hook
 from reasoneval.core.errors import DataError
 from reasoneval.core.hashing import sha256_text
 from reasoneval.core.registry import register
@@ -60,7 +60,9 @@ from .score_official import (
     real_life,
 )
 from .selfcorrect import MAX_CALLS, RoundStats, conversation
+from .settings import SETTINGS
 from .subquestions import TypeStats
+from .table_kinds import KINDS
 
 RAW_MODES = ("three-shot", "only-questions-three-shot")
 SC_MODES = ("self-correction", "self-correction-with-needle")
@@ -108,6 +110,8 @@ def _is_error(r: ScoredRow) -> bool:
 @register("korbench")
 class KorBench(Benchmark):
     name = "korbench"
+    settings = SETTINGS
+    table_kinds = KINDS
     description = "KOR-Bench: knowledge-orthogonal reasoning over 125 new rules (ICLR 2025)"
     default_mode = "zero-shot"
     Options = KorOptions
@@ -191,8 +195,13 @@ class KorBench(Benchmark):
                 items.append(Item("korbench", SUBQ, f"{sq.idx}:{st.step}", d, st.answer))
         return items
 
-    def item_rule(self, item_key: str) -> str | None:
-        """``category/N``: rule ``ceil(N / 10)`` (each rule has ten questions, numbered from 1)."""
+    def item_group(self, item_key: str, detail: Mapping[str, Any], item: Item | None) -> str | None:
+        """The item's rule: its verdict's or its data's ``rule_id``, else from ``category/N``: rule
+        ``ceil(N / 10)`` (each rule has ten questions, numbered from 1)."""
+        for known in (detail, item.data if item is not None and isinstance(item.data, dict) else {}):
+            rid = known.get("rule_id")
+            if isinstance(rid, int | str) and not isinstance(rid, bool) and str(rid):
+                return str(rid)
         _, _, ident = item_key.rpartition("/")
         return str(math.ceil(int(ident) / 10)) if ident.isdigit() and int(ident) > 0 else None
 
@@ -293,10 +302,7 @@ class KorBench(Benchmark):
     def batch_scorer(self) -> BatchScorer:
         return KorBatch(self)
 
-    def cli(self, groups: Any) -> None:
-        from .commands import add_commands
-
-        add_commands(groups)
+    cli = hook(".commands:add_commands")
 
     def diff_reason(self, row: OutsideRow, final_text: str) -> str:
         """The fix(es) of corrected scoring that flip this answer's verdict (reading the raw output or its
@@ -314,24 +320,10 @@ class KorBench(Benchmark):
         return explain(correct_under)
 
     # -- summaries ----------------------------------------------------------------------------------
-    def build_steps(self) -> None:
-        from . import build_mixed  # noqa: F401 - each registers its steps
-
-    def dataset_tables(self, data: str | None, outputs: Path | None) -> list[Table] | None:
-        from .answer_formats import kor_table5
-        from .dataset_stats import kor_table1, kor_table4, kor_table6, kor_table7
-
-        return [kor_table1(data), kor_table4(data), kor_table5(data), kor_table6(data), kor_table7(data, outputs)]
-
-    def with_paper(self, table: Table, runs: Sequence[Mapping[str, Any]]) -> Table:
-        from .paper_compare import with_paper
-
-        return with_paper(table, runs)
-
-    def figures(self, views: list[Any]) -> list[Any]:
-        from .figures import korbench_figures
-
-        return korbench_figures(views)
+    build_steps = hook(".build_mixed")  # each registers its steps
+    dataset_tables = hook(".dataset_stats:kor_tables")
+    with_paper = hook(".paper_compare:with_paper")
+    figures = hook(".figures:korbench_figures")
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         # API failures are not wrong answers in any mode: they are left out of every table and counted in a note

@@ -1,6 +1,6 @@
 """KOR-Bench's published numbers beside a report's tables (``KorBench.with_paper``).
 
-Table 2 (``TableKind.LEADERBOARD``) and Table 3 (``TableKind.MIXED``) cells get the paper's value of the same
+Table 2 (``TableKind.LEADERBOARD``) and Table 3 (``table_kinds.MIXED``) cells get the paper's value of the same
 column (found by the column's id, :data:`.report.TABLE2_COLUMNS` / :func:`.report.set_column`) and, for a cell
 with a secondary value, the paper's real-life rate or pass rate; other tables are returned as they are. The
 paper's settings: Table 2 = zero-shot (chat models) and three-shot (base models); Table 3 = the mixed sets.
@@ -19,6 +19,7 @@ from reasoneval.core.table import Cell, Table, TableKind, as_cell, column_id, wi
 
 from ...report.paper_numbers import normalize_model_id
 from . import paper_numbers as pn
+from .table_kinds import MIXED
 
 #: column id -> (paper column, paper column of the secondary value)
 TABLE2_PAPER: dict[str, tuple[str, str | None]] = {
@@ -27,7 +28,7 @@ TABLE2_PAPER: dict[str, tuple[str, str | None]] = {
 TABLE3_PAPER: dict[str, tuple[str, str | None]] = {
     "overall": ("Overall", "Overall pass"), "multi-q": ("Multi-Q", "Multi-Q pass"), "multi-r": ("Multi-R", None),
     "multi-rq": ("Multi-RQ", "Multi-RQ pass")}
-PAPER_TABLE = {TableKind.LEADERBOARD: 2, TableKind.MIXED: 3}
+PAPER_TABLE = {TableKind.LEADERBOARD: 2, MIXED: 3}
 
 
 def paper_table(t: Table) -> int | None:

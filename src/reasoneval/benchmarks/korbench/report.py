@@ -31,6 +31,7 @@ from reasoneval.report.numbers import Missing, missing_categories, rounded
 from .data import CATEGORIES, MIXED_SETS
 from .selfcorrect import MAX_CALLS, RoundStats
 from .subquestions import TypeStats
+from .table_kinds import MIXED, SELF_CORRECTION_ROUNDS, SUBQUESTIONS
 
 TABLE2_COLUMNS = [Column("Overall", "overall", "%"),
                   *(Column(c.capitalize(), c, "%", "real-life rate" if c == "counterfactual" else "")
@@ -154,7 +155,7 @@ def table3(rows: Sequence[tuple[Sequence[Any], Mapping[str, Tally]]], keys: Sequ
         out.append([*k, *cells])
     return Table(title, [*keys, Column("Overall", "overall", "%", "pass rate"), *map(set_column, (*MIXED_SETS[:3], *extra_sets))], out,
                  notes=["accuracy (sub-question pass rate); Overall pools Multi-Q/R/RQ items, its pass rate is "
-                        "the mean of the three sets' pass rates."], kind=TableKind.MIXED)
+                        "the mean of the three sets' pass rates."], kind=MIXED)
 
 
 def self_correction_table(rows: Sequence[tuple[Sequence[Any], Mapping[str, RoundStats]]], keys: Sequence[str] = (),
@@ -180,7 +181,7 @@ def self_correction_table(rows: Sequence[tuple[Sequence[Any], Mapping[str, Round
                         *map(pct, pooled.correction_rates())])
     return Table(title, cols, out, notes=[
         "round k: accuracy of the answer standing after k+1 calls (round 4 = final); corr. rate r_k: items first "
-        "correct at round k / items not yet correct before it."], kind=TableKind.SELF_CORRECTION_ROUNDS)
+        "correct at round k / items not yet correct before it."], kind=SELF_CORRECTION_ROUNDS)
 
 
 def subquestion_table(rows: Sequence[tuple[Sequence[Any], TypeStats]], keys: Sequence[str] = (),
@@ -191,5 +192,5 @@ def subquestion_table(rows: Sequence[tuple[Sequence[Any], TypeStats]], keys: Seq
     out = [[*k, pct(st.accuracy()), sum(st.total.values()),
             *[pct(st.error_rate(t)) if st.total[t] else MISSING for t in types]] for k, st in rows]
     return Table(title, [*keys, "step accuracy", "steps", *types], out,
-                 notes=["error rate = 100 - accuracy over the sub-steps of that type"], kind=TableKind.SUBQUESTIONS)
+                 notes=["error rate = 100 - accuracy over the sub-steps of that type"], kind=SUBQUESTIONS)
 

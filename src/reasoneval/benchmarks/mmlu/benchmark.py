@@ -16,10 +16,12 @@ from .data import LAYOUT_HELP, load_all, record_to_item
 from .options import HubOptions
 from .prompts import MODES, PROMPT_VERSION, build_prompt
 from .scoring import corrected_verdict, diff_cause, official_verdict
+from .settings import SETTINGS
 
 
 class MMLU(SplitBenchmark):
     name = "mmlu"
+    settings = SETTINGS
     description = "MMLU: 57 subjects in 4 categories, four-option questions, zero-shot CoT letter answer"
     Options = HubOptions
     release = release.RELEASE

@@ -12,7 +12,7 @@ from typing import Any
 
 from reasoneval.hub.releases import ReleaseSpec
 
-from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table
+from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table, hook
 from ...core.records import DataError, Record, configured, data_files, data_path, folder_version, read_records
 from ...core.registry import register
 from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
@@ -22,6 +22,7 @@ from .data import SUBSETS, load_subset, normalize_subset, record_to_item, subset
 from .extraction import extract_letter
 from .options import RBenchOptions
 from .prompts import MODES, PROMPT_VERSION, build_prompt
+from .settings import SETTINGS
 
 
 def _meta(item: Item) -> dict[str, Any]:
@@ -32,6 +33,7 @@ def _meta(item: Item) -> dict[str, Any]:
 @register("rbench")
 class RBench(Benchmark):
     name = "rbench"
+    settings = SETTINGS
     description = "R-Bench: graduate-level multi-disciplinary single-choice reasoning (T/M, en/zh)"
     default_mode = "cot"
     default_params = GenParams(max_tokens=8192, temperature=0.0)
@@ -99,10 +101,8 @@ class RBench(Benchmark):
             out.update({it.key: _meta(it) for it in items})
         return out
 
-    def cli(self, groups: Any) -> None:
-        from .commands import add_commands
-
-        add_commands(groups)
+    cli = hook(".commands:add_commands")
+    paper_tables = hook(".paper_tables:rbench_tables")  # Tables 5-7 beside the paper
 
     def build_steps(self) -> None:
         from . import build_options, build_translate  # noqa: F401 - each registers its steps
@@ -117,11 +117,6 @@ class RBench(Benchmark):
         from .dataset_stats import rbench_subject_tables
 
         return generic_tables(self.name, data, subject_tables=rbench_subject_tables)
-
-    def paper_tables(self, views: list[Any]) -> list[Table]:
-        from .paper_tables import rbench_tables
-
-        return rbench_tables(views)  # Tables 5-7 beside the paper
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         index: dict[str, dict[str, Any]] | None = None
