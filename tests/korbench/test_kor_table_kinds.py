@@ -6,6 +6,7 @@ from reasoneval.benchmarks.korbench import report
 from reasoneval.benchmarks.korbench.paper_compare import paper_table
 from reasoneval.benchmarks.korbench.selfcorrect import RoundStats
 from reasoneval.benchmarks.korbench.subquestions import TypeStats
+from reasoneval.benchmarks.korbench.table_kinds import MIXED, SELF_CORRECTION_ROUNDS, SUBQUESTIONS
 from reasoneval.core.benchmark import Table, TableKind
 
 
@@ -13,9 +14,9 @@ def test_korbench_tables_carry_their_kind() -> None:
     t = report.Tally()
     t.add(True, False)
     assert report.table2([((), {"operation": t})]).kind is TableKind.LEADERBOARD
-    assert report.table3([((), {"Multi-Q": t})]).kind is TableKind.MIXED
-    assert report.self_correction_table([((), {"logic": RoundStats()})]).kind is TableKind.SELF_CORRECTION_ROUNDS
-    assert report.subquestion_table([((), TypeStats())]).kind is TableKind.SUBQUESTIONS
+    assert report.table3([((), {"Multi-Q": t})]).kind is MIXED
+    assert report.self_correction_table([((), {"logic": RoundStats()})]).kind is SELF_CORRECTION_ROUNDS
+    assert report.subquestion_table([((), TypeStats())]).kind is SUBQUESTIONS
     assert report.table2([((), {"operation": t})]).to_json()["kind"] == "leaderboard"
     assert "kind" not in Table("t", [], []).to_json()  # generic tables keep their JSON shape
 
@@ -24,8 +25,8 @@ def test_report_dispatches_on_kind_not_title() -> None:
     cols = report.TABLE2_COLUMNS
     # a leaderboard whatever its title says; a rounds table is never compared, even titled "Table 2"
     assert paper_table(Table("anything at all", cols, [], kind=TableKind.LEADERBOARD)) == 2
-    assert paper_table(Table("x", ["Overall", "Multi-Q"], [], kind=TableKind.MIXED)) == 3
-    assert paper_table(Table("KOR-Bench Table 2", cols, [], kind=TableKind.SELF_CORRECTION_ROUNDS)) is None
+    assert paper_table(Table("x", ["Overall", "Multi-Q"], [], kind=MIXED)) == 3
+    assert paper_table(Table("KOR-Bench Table 2", cols, [], kind=SELF_CORRECTION_ROUNDS)) is None
     # a table made without a kind is not one of the paper's, whatever its columns are called
     assert paper_table(Table("KOR-Bench Table 2", cols, [])) is None
 

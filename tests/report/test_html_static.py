@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from report_fixtures import HOSTILE, HOSTILE_GOLD, korbench_view
 
+from reasoneval.benchmarks.korbench import table_kinds
 from reasoneval.benchmarks.korbench.report import TABLE2_COLUMNS, set_column
 from reasoneval.core.benchmark import Cell, Column, ScoredRow, Table, TableKind, Turn
 from reasoneval.core.types import Completion, Message, Prompt, Usage
@@ -131,7 +132,7 @@ def test_comparison_with_korbench_summarize_layout(no_plots: None) -> None:
         assert 'class="num cmpcell"' not in doc and "not compared" in doc
     # Table 3 (mixed): accuracy (pass rate) cells
     t3 = kor_table("korbench (mixed)", [Column("Overall", "overall"), *map(set_column, ("Multi-Q", "Multi-R", "Multi-RQ"))],
-                   [Cell(20.0, 30.0), Cell(15.0, 25.0), Cell(30.0), Cell(19.0, 31.0)], TableKind.MIXED)
+                   [Cell(20.0, 30.0), Cell(15.0, 25.0), Cell(30.0), Cell(19.0, 31.0)], table_kinds.MIXED)
     doc = build_html([view_with(t3, "claude-3-5-sonnet-20240620", mode="mixed")], load_items=False)
     assert doc.count('class="num cmpcell"') == 4
     assert "paper 31.37 (43.24)" in doc and "Δ -11.37 (-13.24)" in doc and "paper 45.20" in doc
@@ -161,7 +162,7 @@ def test_paper_values_come_from_typed_cells(no_plots: None) -> None:
     # a one-subset run: Overall is left alone; a table of another kind: unchanged
     part = paper_compare.with_paper(t, [{**run, "subset": "operation"}]).rows[0]
     assert part[0].paper is None and part[1].paper == 86.0
-    rounds = Table("KOR-Bench Table 2", cols, t.rows, kind=TableKind.SELF_CORRECTION_ROUNDS)
+    rounds = Table("KOR-Bench Table 2", cols, t.rows, kind=table_kinds.SELF_CORRECTION_ROUNDS)
     assert paper_compare.with_paper(rounds, [run]) is rounds
     doc = build_html([view_with(t, "openai/gpt-4o")], load_items=False)
     assert doc.count('class="num cmpcell"') == 2 and "paper 58.00" in doc and "Δ -8.00" in doc

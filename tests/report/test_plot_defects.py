@@ -68,7 +68,7 @@ def test_long_labels_keep_the_mode_that_tells_runs_apart() -> None:
     key = next(t.get_text() for t in fig.axes[0].texts if t.get_gid() == "key").split("\n")
     assert len(set(key)) == 2 and key[0].endswith("(cot)") and key[1].endswith("(no-cot)")
     assert all(len(line) <= 44 for line in key)
-    legend = [t.get_text() for t in plots.self_correction_figure(
+    legend = [t.get_text() for t in kor_figures.self_correction_figure(
         [_view(m, _rows(6, 10, 20, turns=2), mode=mode) for mode in ("a-mode", "b-mode")]).legends[0].texts]
     assert len(set(legend)) == 2
 
@@ -88,7 +88,7 @@ def test_self_correction_rounds_numbered_like_the_table() -> None:
     from reasoneval.benchmarks.korbench.selfcorrect import MAX_CALLS
 
     v = _view("m", _rows(6, 10, 20, turns=MAX_CALLS), mode="self-correction")
-    fig = plots.self_correction_figure([v])
+    fig = kor_figures.self_correction_figure([v])
     ticks = [int(x) for x in fig.axes[0].get_xticks()]
     table_rounds = [int(c.split()[1]) for c in self_correction_table([]).columns if c.startswith("round ")]
     assert ticks == table_rounds == list(range(MAX_CALLS))

@@ -65,9 +65,10 @@ def test_layout_records_axes_legends_and_labels_inside_the_png() -> None:
 
 
 def test_self_correction_runs_that_stopped_early_keep_their_last_round() -> None:
+    from reasoneval.benchmarks.korbench import figures as kor_figures
     from reasoneval.core.benchmark import ScoredRow, Turn
     from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
-    from reasoneval.report import collect, plots
+    from reasoneval.report import collect
     from reasoneval.report.collect import RunView
 
     def row(i: int, outcomes: list[Outcome]) -> ScoredRow:
@@ -79,7 +80,7 @@ def test_self_correction_runs_that_stopped_early_keep_their_last_round() -> None
     two = [row(0, [W, C]), row(1, [C])]  # 1/2, 2/2 after round 1, and so after round 2
     views = [RunView({"run_id": r, "model": f"m{r}", "benchmark": "korbench", "mode": "self-correction"}, rows, [],
                      collect.run_stats(rows)) for r, rows in (("a", three), ("b", two))]
-    fig = plots.self_correction_figure(views)
+    fig = kor_figures.self_correction_figure(views)
     a, b = fig.axes[0].get_lines()
     assert list(b.get_xdata()) == [0.0, 1.0, 2.0] and list(b.get_ydata()) == [50.0, 100.0, 100.0]
     assert [round(y, 1) for y in a.get_ydata()] == [33.3, 66.7, 100.0]

@@ -69,7 +69,7 @@ def test_make_plots(all_views: list[RunView]) -> None:
     assert notes == []
     keys = [p.key for p in got]
     assert keys == ["categories-htmltoy-zero-shot", "heatmap-htmltoy-zero-shot", "categories-htmltoy-self-correction",
-                    "categories-korbench", "heatmap-korbench", "self-correction", "acc-vs-tokens-htmltoy-zero-shot",
+                    "categories-korbench", "heatmap-korbench", "acc-vs-tokens-htmltoy-zero-shot",
                     "acc-vs-tokens-htmltoy-self-correction", "acc-vs-tokens-korbench"]
     for p in got:
         assert base64.b64decode(p.png_b64).startswith(b"\x89PNG")
@@ -78,6 +78,10 @@ def test_make_plots(all_views: list[RunView]) -> None:
           row("sudoku/2", [W], {"depth": 3, "gold": "solvable"}, "unsolvable")]
     keys = [p.key for p in plots.make_plots([view(fr, model="fr$model$")])[0]]
     assert "depth" in keys and "state-checking-pr" in keys
+    # the self-correction plot is KOR-Bench's (``Benchmark.figures``): a multi-turn run of another benchmark has none
+    sc = [row("operation/1", [W, C]), row("operation/2", [W, W]), row("logic/3", [C])]
+    keys = [p.key for p in plots.make_plots([view(sc, bench="korbench", mode="self-correction")])[0]]
+    assert "self-correction" in keys
 
 
 def test_make_plots_without_matplotlib(all_views: list[RunView], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,9 +1,9 @@
 """Plots for the HTML report, rendered with matplotlib (Agg, object API: no pyplot, no global backend change).
 
 Every plot function takes the run views and returns a list of :class:`Plot` (inline PNG, base64); it returns
-an empty list when its data is absent. The plots here are generic (accuracy per category, self-correction
-rounds, accuracy against tokens); a benchmark's own paper figures come from its ``Benchmark.figures`` and
-are drawn with the same pieces (:func:`plot`, :mod:`.plot_kit`).
+an empty list when its data is absent. The plots here are generic (accuracy per category, accuracy against
+tokens); a benchmark's own figures come from its ``Benchmark.figures`` and are drawn with the same pieces
+(:func:`_plot`, :mod:`.plot_kit`, :func:`accuracy_by_round` for multi-turn protocols).
 matplotlib is an optional extra (``pip install 'reasoneval[report]'``): :func:`make_plots` then returns no
 plots and a note saying why.
 """
@@ -197,33 +197,6 @@ def plot_category_bars(views: Sequence[RunView]) -> list[Plot]:
     return plots
 
 
-def self_correction_figure(views: Sequence[RunView]) -> Any:
-    """Rounds numbered as the self-correction table numbers them: round 0 is the first answer, round k the
-    answer standing after the k-th correction. None when no run is multi-turn. Lines up to
-    :data:`plot_kit.MAX_LINES` runs, else a run x round heat map."""
-    rounds = [(v, s) for v in views if (s := accuracy_by_round(v.rows))]
-    labels = run_labels([v for v, _ in rounds])
-    raw = [(lab, str(v.run.get("benchmark", "")), s) for lab, (v, s) in zip(labels, rounds, strict=True)]
-    many = len({b for _, b, s in raw if s}) > 1
-    last = max((len(s) for _, _, s in raw), default=0)
-    # a run whose items all stopped early keeps its last accuracy in the later rounds (as each item does)
-    series = {(f"{lab} ({b})" if many else lab): {float(k): s[min(k, len(s) - 1)][0] for k in range(last)}
-              for lab, b, s in raw if s}
-    if not series:
-        return None
-    return kit.series_figure("Self-correction: accuracy by round", series,
-                             "round (0 = first answer; as in the self-correction table)", "accuracy after round (%)")
-
-
-def plot_self_correction(views: Sequence[RunView]) -> list[Plot]:
-    fig = self_correction_figure(views)
-    if fig is None:
-        return []
-    return [_plot("self-correction", "Self-correction: accuracy by round", fig,
-                  "Round 0 is the first answer, round k the answer after k corrections; items that stopped early "
-                  "keep their last verdict in later rounds.")]
-
-
 def accuracy_vs_tokens_figure(views: Sequence[RunView]) -> Any:
     """Each run is a point marked with its number; the numbers are keyed to run names beside the axes, so
     labels never overlap however close the points lie (coincident points share one label, ``1,2``)."""
@@ -272,8 +245,7 @@ def plot_accuracy_vs_tokens(views: Sequence[RunView]) -> list[Plot]:
     return out
 
 
-PLOTS: tuple[Callable[[Sequence[RunView]], list[Plot]], ...] = (
-    plot_category_bars, plot_self_correction, plot_accuracy_vs_tokens)
+PLOTS: tuple[Callable[[Sequence[RunView]], list[Plot]], ...] = (plot_category_bars, plot_accuracy_vs_tokens)
 
 
 def make_plots(views: Sequence[RunView]) -> tuple[list[Plot], list[str]]:

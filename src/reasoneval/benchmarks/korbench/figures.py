@@ -1,6 +1,9 @@
 """KOR-Bench's paper figures drawn from stored runs (``KorBench.figures``), each readable from 1 to 60+ runs
 (runs are labelled rows, never a colour to look up; see :mod:`reasoneval.report.plot_kit`).
 
+* Self-correction (paper §4.5): accuracy after each round of the self-correction runs, rounds numbered as the
+  self-correction table numbers them.
+
 * Cipher sub-steps (paper Fig. 4): accuracy per sub-step type of each ``subquestions`` run (small multiples of
   sorted bars with 95% whiskers; a heat map past ``plot_kit.MAX_PANELS`` types), the paper's overall step
   accuracy for its four models in the caption.
@@ -19,7 +22,7 @@ from typing import Any
 from ...report import plot_kit as kit
 from ...report.collect import RunView
 from ...report.labels import labels_of_runs
-from ...report.plots import Plot, _cell, _correct, _is_error, _plot, run_labels
+from ...report.plots import Plot, _cell, _correct, _is_error, _plot, accuracy_by_round, run_labels
 from . import paper_numbers as pn
 
 #: paper §F.1.3: overall sub-step accuracy (%), as stated in the text
@@ -193,5 +196,29 @@ def plot_real_life(views: Sequence[RunView]) -> list[Plot]:
         "Grey: the paper's Table 2 models (chat zero-shot, base three-shot); lower real-life rate is better.")]
 
 
+def self_correction_figure(views: Sequence[RunView]) -> Any:
+    """Rounds numbered as the self-correction table numbers them: round 0 is the first answer, round k the
+    answer standing after the k-th correction. None when no run is multi-turn. Lines up to
+    :data:`plot_kit.MAX_LINES` runs, else a run x round heat map."""
+    rounds = [(v, s) for v in views if (s := accuracy_by_round(v.rows))]
+    if not rounds:
+        return None
+    last = max(len(s) for _, s in rounds)
+    # a run whose items all stopped early keeps its last accuracy in the later rounds (as each item does)
+    series = {lab: {float(k): s[min(k, len(s) - 1)][0] for k in range(last)}
+              for lab, (_, s) in zip(run_labels([v for v, _ in rounds]), rounds, strict=True)}
+    return kit.series_figure("Self-correction: accuracy by round", series,
+                             "round (0 = first answer; as in the self-correction table)", "accuracy after round (%)")
+
+
+def plot_self_correction(views: Sequence[RunView]) -> list[Plot]:
+    fig = self_correction_figure(views)
+    if fig is None:
+        return []
+    return [_plot("self-correction", "Self-correction: accuracy by round", fig,
+                  "Round 0 is the first answer, round k the answer after k corrections; items that stopped early "
+                  "keep their last verdict in later rounds.")]
+
+
 def korbench_figures(views: Sequence[RunView]) -> list[Plot]:
-    return [*plot_real_life(views), *plot_substeps(views), *plot_trick(views)]
+    return [*plot_self_correction(views), *plot_real_life(views), *plot_substeps(views), *plot_trick(views)]
