@@ -1,4 +1,4 @@
-"""Build ``src/reasoneval/scoring/data/latex-seed.json``: the canonical form of every string KOR-Bench's scorer
+"""Build ``src/reasoneval/benchmarks/korbench/latex-seed.json``: the canonical form of every string KOR-Bench's scorer
 sends to SymPy for the release's golds, computed in this environment (pinned SymPy and antlr), keyed by the
 string (``canon`` rows) and by the parsed expression (``parsed`` rows).
 
@@ -14,6 +14,7 @@ import json
 import sys
 import tempfile
 
+from reasoneval.benchmarks.korbench.latex_seed import SEED_PATH
 from reasoneval.core import registry
 from reasoneval.core.types import Completion
 from reasoneval.runner.scoring import score_completion
@@ -22,9 +23,9 @@ from reasoneval.scoring import latexcmp
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as td:
-        lc = latexcmp.LatexCanonicalizer(cache_dir=td, seeded=False, timeout=20.0)
-        latexcmp._DEFAULT = lc  # the scorers use the process-wide instance
-        bench = registry.get("korbench")
+        lc = latexcmp.LatexCanonicalizer(cache_dir=td, timeout=20.0)  # no seed: every form computed here
+        bench = registry.create("korbench")
+        bench.lc = lc  # type: ignore[attr-defined]  # the scorer's canonicaliser (default: the seeded one)
         n = 0
         for subset in bench.subsets():
             for item in bench.load(subset, "zero-shot"):
@@ -41,7 +42,7 @@ def main() -> None:
 
     parsed = {srepr(parse_latex(e)): (s, v) for k, e, s, v in rows if k == "canon" and s == "ok"}
     rows += [("parsed", key, s, v) for key, (s, v) in sorted(parsed.items())]
-    out = latexcmp.SEED_PATH
+    out = SEED_PATH
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"env": latexcmp.environment_key(), "source": "KOR-Bench release golds",
                                "rows": rows}, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")

@@ -357,7 +357,7 @@ def test_a_bomb_does_not_starve_a_concurrent_sympy_verdict(tmp_path: Path) -> No
     from reasoneval.testing.fake_openai import BOMB_ANSWER
 
     gold = "[[\\frac{1}{2}or-7]]"
-    with LatexCanonicalizer(workers=2, timeout=1.0, cache_dir=tmp_path, seeded=False) as lc:
+    with LatexCanonicalizer(workers=2, timeout=1.0, cache_dir=tmp_path) as lc:
         lc.get("1")  # start-up is not part of the budget
         bomb, right = judge(BOMB_ANSWER, gold, "operation", "2", "18"), judge("[[-7or\\frac{7}{14}]]", gold,
                                                                               "operation", "2", "18")

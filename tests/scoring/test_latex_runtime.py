@@ -22,5 +22,5 @@ def test_another_runtime_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: P
                         lambda pkg: "4.9.3" if pkg == "antlr4-python3-runtime" else real(pkg))
     problem = runtime_problem()
     assert problem is not None and "4.9.3" in problem and "4.11" in problem
-    with LatexCanonicalizer(cache_dir=tmp_path, seeded=False) as lc, pytest.raises(LatexRuntimeError, match="4.9.3"):
+    with LatexCanonicalizer(cache_dir=tmp_path) as lc, pytest.raises(LatexRuntimeError, match="4.9.3"):
         lc.get(r"\frac{1}{2}x^2")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from reasoneval.benchmarks.korbench.latex_seed import SEED_PATH
 from reasoneval.benchmarks.korbench.score_official import judge
 from reasoneval.scoring import latexcmp
 from reasoneval.scoring.latexcmp import PRELOAD
@@ -118,7 +119,7 @@ def _canon_both(text: str) -> tuple[tuple[str, str], str]:
         ref = "ok", latexcmp._digest(sympy.srepr(sympy.simplify(sympy_parse(text))))
     except Exception as e:  # noqa: BLE001
         ref = "error", f"{type(e).__name__}: {e}"[:500]
-    return latexcmp.canonicalize(text, seeded=True), str(ref)
+    return latexcmp.canonicalize(text, (str(SEED_PATH),)), str(ref)
 
 
 def test_canonical_forms_equal_sympy_on_shared_answers(korbench_outputs: Path) -> None:
@@ -137,22 +138,22 @@ def test_canonical_forms_equal_sympy_on_shared_answers(korbench_outputs: Path) -
 def test_an_answer_that_parses_to_a_gold_needs_no_simplify(monkeypatch: pytest.MonkeyPatch) -> None:
     import sympy
 
-    seed = latexcmp.seed_rows()
+    seed = latexcmp.seed_rows([SEED_PATH])
     gold = "6\\sqrt{2}"
     assert ("canon", gold) in seed
-    monkeypatch.setattr(latexcmp, "_UNSEEDED", {})
+    monkeypatch.setattr(latexcmp, "_PARSED", {})
     monkeypatch.setattr(sympy, "simplify", lambda *_a, **_k: pytest.fail("simplify called"))
     # other spacing, same parsed expression: the seed's form, no simplify
-    assert latexcmp.canonicalize("  6 \\sqrt{ 2}", seeded=True) == ("ok", seed[("canon", gold)].value)
+    assert latexcmp.canonicalize("  6 \\sqrt{ 2}", (str(SEED_PATH),)) == ("ok", seed[("canon", gold)].value)
     with pytest.raises(pytest.fail.Exception):
-        latexcmp.canonicalize("  6 \\sqrt{ 2}", seeded=False)
+        latexcmp.canonicalize("  6 \\sqrt{ 2}")
 
 
 def test_seed_parsed_rows_match_its_string_rows() -> None:
     import sympy
     from sympy.parsing.latex import parse_latex
 
-    seed = latexcmp.seed_rows()
+    seed = latexcmp.seed_rows([SEED_PATH])
     parsed = {e: c for (k, e), c in seed.items() if k == "parsed"}
     strings = {e: c for (k, e), c in seed.items() if k == "canon" and c.ok}
     assert len(parsed) >= 40

@@ -21,11 +21,12 @@ from __future__ import annotations
 import atexit
 import contextlib
 import hashlib
+import json
 import os
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from importlib import metadata
@@ -59,24 +60,25 @@ def _digest(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
-_PARSED: dict[str, tuple[str, str]] | None = None  # worker-side: srepr(parse_latex(s)) -> canonical form
-_UNSEEDED: dict[str, tuple[str, str]] = {}  # the same without the seed's rows
+#: worker-side, per tuple of seed files: srepr(parse_latex(s)) -> canonical form
+_PARSED: dict[tuple[str, ...], dict[str, tuple[str, str]]] = {}
 
 
-def _known_parses() -> dict[str, tuple[str, str]]:
-    """The seed's parsed golds (``"parsed"`` rows), then whatever this worker simplified."""
-    global _PARSED
-    if _PARSED is None:
-        _PARSED = {e: (c.status, c.value) for (k, e), c in seed_rows().items() if k == "parsed" and c.ok}
-    return _PARSED
+def _known_parses(seeds: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    """The seeds' parsed expressions (``"parsed"`` rows), then whatever this worker simplified."""
+    known = _PARSED.get(seeds)
+    if known is None:
+        known = _PARSED[seeds] = {e: (c.status, c.value) for (k, e), c in seed_rows(seeds).items()
+                                  if k == "parsed" and c.ok}
+    return known
 
 
-def canonicalize(expr: str, seeded: bool = True) -> tuple[str, str]:
+def canonicalize(expr: str, seeds: tuple[str, ...] = ()) -> tuple[str, str]:
     """Worker-side: ``srepr(simplify(parse_latex(expr)))`` or the error. Runs in the sandbox only.
 
     The canonical form is a function of the parsed expression, so a string that parses to an expression seen
     before (a gold with other spacing, a repeated answer) takes that expression's form without ``simplify``;
-    ``seeded``: also the expressions of the shipped seed's golds."""
+    ``seeds``: also the expressions of those seed files (:func:`seed_rows`)."""
     import sympy
 
     from .latexparse import parse_latex
@@ -84,7 +86,7 @@ def canonicalize(expr: str, seeded: bool = True) -> tuple[str, str]:
     try:
         parsed = parse_latex(expr)
         key = sympy.srepr(parsed)
-        known = _known_parses() if seeded else _UNSEEDED
+        known = _known_parses(tuple(seeds))
         hit = known.get(key)
         if hit is not None:
             return hit
@@ -157,27 +159,27 @@ def runtime_problem() -> str | None:
             "in an environment installed with reasoneval's constraints (docs/install.md, 'Next to verl')")
 
 
-SEED_PATH = Path(__file__).with_name("data") / "latex-seed.json"
-_SEED: dict[tuple[str, str], Canon] | None = None
+_SEEDS: dict[tuple[str, ...], dict[tuple[str, str], Canon]] = {}
 
 
-def seed_rows() -> dict[tuple[str, str], Canon]:
-    """Canonical forms shipped with the package (every KOR-Bench gold, built by ``scripts/build_latex_seed.py``
-    in this exact SymPy/antlr environment), so a first run with empty caches does not pay SymPy for the
-    release's own strings. Ignored when the environment differs (other SymPy or antlr versions)."""
-    global _SEED
-    if _SEED is None:
-        rows: dict[tuple[str, str], Canon] = {}
-        try:
-            import json
-
-            doc = json.loads(SEED_PATH.read_text(encoding="utf-8"))
-            if doc.get("env") == environment_key():
-                rows = {(k, e): Canon(st, v) for k, e, st, v in doc["rows"]}
-        except (OSError, ValueError, KeyError, TypeError):
-            rows = {}
-        _SEED = rows
-    return _SEED
+def seed_rows(seeds: Sequence[str | Path] = ()) -> dict[tuple[str, str], Canon]:
+    """Canonical forms shipped with a package in seed files (a benchmark's golds, computed in this exact
+    SymPy/antlr environment: ``{"env": environment_key(), "rows": [[kind, expr, status, value], ...]}``), so a
+    first run with empty caches does not pay SymPy for the release's own strings. A file of another environment
+    (other SymPy or antlr versions), or one that cannot be read, adds nothing. Read once per set of files."""
+    key = tuple(str(p) for p in seeds)
+    out = _SEEDS.get(key)
+    if out is None:
+        out = {}
+        for seed in key:
+            try:
+                doc = json.loads(Path(seed).read_text(encoding="utf-8"))
+                if doc.get("env") == environment_key():
+                    out.update({(k, e): Canon(st, v) for k, e, st, v in doc["rows"]})
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+        _SEEDS[key] = out
+    return out
 
 
 def default_cache_dir() -> Path:
@@ -250,10 +252,11 @@ class LatexCanonicalizer:
         persistent: bool = True,
         memory_limit_mb: int | None = 4096,
         warm_up: bool = False,
-        seeded: bool = True,
+        seeds: Sequence[str | Path] = (),
     ) -> None:
         self.timeout = timeout
-        self.seeded = seeded
+        #: seed files of canonical forms (:func:`seed_rows`), read before the caches
+        self.seeds = tuple(str(p) for p in seeds)
         self.warm_up = warm_up
         self._workers = workers
         self._memory_limit_mb = memory_limit_mb
@@ -273,7 +276,7 @@ class LatexCanonicalizer:
         """``deadline`` (``time.monotonic()``): the verdict's overall budget; past it the result is
         ``Canon("budget", ...)`` (neither cached nor remembered, so a later verdict may compute it).
         ``group``: the verdict the string belongs to (see :meth:`SandboxPool.submit`: verdicts take turns)."""
-        return self._submit("canon", expr, canonicalize, (expr, self.seeded), deadline, group)
+        return self._submit("canon", expr, canonicalize, (expr, self.seeds), deadline, group)
 
     def get(self, expr: str) -> Canon:
         return self.submit(expr).result()
@@ -324,7 +327,7 @@ class LatexCanonicalizer:
             return self._pool
 
     def _from_disk(self, key: tuple[str, str]) -> Canon | None:
-        seeded = seed_rows().get(key) if self.seeded else None
+        seeded = seed_rows(self.seeds).get(key) if self.seeds else None
         if seeded is not None:
             return seeded
         if self._disk is None:
@@ -408,12 +411,15 @@ _DEFAULT: LatexCanonicalizer | None = None
 _DEFAULT_LOCK = threading.Lock()
 
 
-def default_canonicalizer() -> LatexCanonicalizer:
-    """Process-wide instance (persistent cache on unless ``REASONEVAL_LATEX_CACHE=0``)."""
+def default_canonicalizer(seed: str | Path | None = None) -> LatexCanonicalizer:
+    """Process-wide instance (persistent cache on unless ``REASONEVAL_LATEX_CACHE=0``); ``seed``: a seed file
+    (:func:`seed_rows`) it reads too from now on."""
     global _DEFAULT
     with _DEFAULT_LOCK:
         if _DEFAULT is None:
             persistent = os.environ.get("REASONEVAL_LATEX_CACHE", "1") != "0"
             _DEFAULT = LatexCanonicalizer(persistent=persistent)
             atexit.register(_DEFAULT.close)
+        if seed is not None and str(seed) not in _DEFAULT.seeds:
+            _DEFAULT.seeds = (*_DEFAULT.seeds, str(seed))
         return _DEFAULT

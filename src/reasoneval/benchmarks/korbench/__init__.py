@@ -17,11 +17,12 @@ def prestart(argv: list[str]) -> None:
     if argv[:1] != ["rescore"]:
         return
     from ...scoring import latexcmp
+    from .latex_seed import canonicalizer
 
     cache = latexcmp.disk_cache_path()
     if cache.exists() and cache.stat().st_size > 0:
         return
     try:
-        latexcmp.default_canonicalizer().start()
+        canonicalizer().start()
     except latexcmp.LatexRuntimeError:
         return  # said, as one line, when the scorer needs the parser

@@ -36,12 +36,13 @@ from reasoneval.core.hashing import sha256_text
 from reasoneval.core.registry import register
 from reasoneval.core.response import Response, cut_off
 from reasoneval.core.types import Item, Outcome, Prompt, Verdict
-from reasoneval.scoring.latexcmp import LatexCanonicalizer, default_canonicalizer
+from reasoneval.scoring.latexcmp import LatexCanonicalizer
 
 from . import breakdown, prompts, report
 from .applies import CATEGORY_MODES, applies
 from .data import CATEGORIES, MIXED_SETS, KorData, Question, default_data
 from .items_file import FileQuestion, file_version, read_items_file
+from .latex_seed import canonicalizer
 from .mathexpr import VERDICT_BUDGET_S, schedule
 from .mixed import judge_mixed
 from .options import KorOptions
@@ -439,7 +440,7 @@ class KorBatch(BatchScorer):
 
     def __init__(self, bench: KorBench) -> None:
         self.bench = bench
-        self.lc = bench.lc or default_canonicalizer()
+        self.lc = bench.lc or canonicalizer()
 
     def submit(self, item: Item, response: Response, mode: str) -> Callable[[], Verdict]:
         pol = self.bench.policy

@@ -6,9 +6,10 @@ from collections import defaultdict
 
 from reasoneval.core.benchmark import ScoredRow, Table
 from reasoneval.scoring.antlr import antlr_problem
-from reasoneval.scoring.latexcmp import LatexCanonicalizer, default_canonicalizer
+from reasoneval.scoring.latexcmp import LatexCanonicalizer
 
 from . import report
+from .latex_seed import canonicalizer
 from .selfcorrect import RoundStats
 from .subquestions import TypeStats
 
@@ -49,7 +50,7 @@ def outside_tables(groups: list[tuple[str, str, list[ScoredRow]]], scoring: str)
 
 def latex_note(lc: LatexCanonicalizer | None) -> str | None:
     """What could not be parsed as LaTeX (those comparisons fell back to string equality), or None."""
-    lc = lc or default_canonicalizer()
+    lc = lc or canonicalizer()
     if not lc.failures:
         return None
     problem = antlr_problem()

@@ -14,10 +14,11 @@ from typing import IO, Any
 from reasoneval.core.benchmark import OutsideRow, Table
 from reasoneval.core.errors import DataError, OptionError
 from reasoneval.core.types import Verdict
-from reasoneval.scoring.latexcmp import LatexCanonicalizer, default_canonicalizer
+from reasoneval.scoring.latexcmp import LatexCanonicalizer
 
 from .benchmark import KorBench
 from .data import KorData
+from .latex_seed import canonicalizer
 from .outside import raw_rows
 from .outside_tables import latex_note as _latex_note
 from .rawfiles import RawFile
@@ -72,7 +73,7 @@ class Rescorer:
         if gold not in ("record", "data"):
             raise ValueError("gold must be 'record' or 'data'")
         self.policy = pol
-        self.lc = lc or default_canonicalizer()
+        self.lc = lc or canonicalizer()
         self.bench = KorBench(pol.name, data, self.lc)
         self.gold = gold
 

@@ -27,10 +27,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from reasoneval.scoring.latexcmp import LatexCanonicalizer, default_canonicalizer
+from reasoneval.scoring.latexcmp import LatexCanonicalizer
 
 from . import brackets
 from .brackets import NULL
+from .latex_seed import canonicalizer
 from .mathexpr import MathResult, MathTask, make_task, resolve
 from .puzzle_rules import compare as puzzle_compare
 
@@ -185,7 +186,7 @@ def finish(j: Judgement, lc: LatexCanonicalizer | None = None, deadline: float |
     the one-verdict budget from now)."""
     if j.pending is None:
         return j
-    return apply_math(j, resolve(j.pending, lc or default_canonicalizer(), deadline))
+    return apply_math(j, resolve(j.pending, lc or canonicalizer(), deadline))
 
 
 def evaluate(response: object, answer: str, category: str, rule_id: str, idx: str,

@@ -168,7 +168,7 @@ def soak(workdir: Path, n: int = 1250, rate: float = 0.2, concurrency: int = 32,
     srv = FakeServerProc("--delay", "0.01", *mix, "--timeout-sleep", str(hang_s), "--retry-after", "1",
                          "--bomb-mb", "64", "--slow-s", str(SOAK_SLOW_S), "--trickle-gap", "0.1",
                          *(["--stream"] if stream else []))
-    lc = LatexCanonicalizer(workers=2, timeout=SOAK_SYMPY_TIMEOUT_S, persistent=False, seeded=False)
+    lc = LatexCanonicalizer(workers=2, timeout=SOAK_SYMPY_TIMEOUT_S, persistent=False)
     try:
         lc.get("1")  # the sandbox's start-up (SymPy import) is not part of any verdict's budget
         bench = SoakBench(n, lc)
