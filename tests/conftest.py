@@ -23,6 +23,12 @@ def shared_root() -> Path | None:
 
 
 @pytest.fixture(scope="session")
+def shared_or_none() -> Path | None:
+    """The shared data folder (:func:`shared_root`), or None: for tests that check more when it is there."""
+    return shared_root()
+
+
+@pytest.fixture(scope="session")
 def shared_dir() -> Path:
     root = shared_root()
     if root is None:

@@ -1,9 +1,10 @@
 """The ``reasoneval`` console script: starts what a command needs first, then hands over to :mod:`.cli`.
 
-A benchmark package may define ``prestart(argv)`` in its ``__init__``: it is called with the command line when
-the second word names that benchmark (``reasoneval rescore BENCH ...``), before the CLI's own imports, to start
-something slow whose start-up can overlap them (KOR-Bench starts its SymPy sandbox workers there). The benchmark is
-found through its entry point, as everywhere else.
+A benchmark package may define ``prestart(argv)`` in its ``__init__`` (declared as
+:data:`reasoneval.core.benchmark.Prestart`): it is called with the command line when the second word names that
+benchmark (``reasoneval rescore BENCH ...``), before the CLI's own imports and before the benchmark's class is
+imported, to start something slow whose start-up can overlap them (e.g. a pool of SymPy sandbox workers). The
+benchmark is found through its entry point, as everywhere else.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -112,6 +113,25 @@ def shipped() -> Shipped:
                    frozenset(ep.value.split(":")[1] for ep in eps))
 
 
+#: the shipped benchmarks' display names (as their descriptions begin) that are no ordinary word; matched
+#: case-insensitively with or without a hyphen, space or underscore between their parts (``KOR-Bench``, ``kor bench``,
+#: ``KORBench``, ``kor_bench``); the transfer benchmarks' display names (GSM8K, MATH, MMLU) are their registry names
+DISPLAY_NAMES = ("KOR-Bench", "R-Bench", "FineReason", "General365")
+
+
+def display_name_pattern(names: tuple[str, ...] = DISPLAY_NAMES) -> re.Pattern[str]:
+    """One regex for ``names``: each split into its parts (at hyphens, spaces, lower-to-upper and letter-to-digit
+    changes), the parts joined by an optional separator, not preceded by a letter or digit."""
+    alts = []
+    for n in names:
+        parts = re.findall(r"[A-Z]+[a-z]*|[a-z]+|[0-9]+", n)
+        alts.append(r"[-\s_]?".join(re.escape(x.lower()) for x in parts))
+    return re.compile(rf"(?<![a-z0-9])(?:{'|'.join(alts)})", re.IGNORECASE)
+
+
+DISPLAY = display_name_pattern()
+
+
 # names that are also ordinary words or standard modules (``import math``) count only as a whole string literal
 # ("math", "math:algebra") or as an import of the benchmark's package
 _COMMON_WORDS = frozenset({"math"})
@@ -146,23 +166,26 @@ def _identifiers(node: ast.AST) -> list[str]:
     return []
 
 
-def benchmark_mentions(source: str, ship: Shipped) -> list[tuple[int, str]]:
-    """(line, what) for each place the code names a shipped benchmark (docstrings and comments do not count)."""
+def benchmark_mentions(source: str, ship: Shipped, help_docstrings: bool = False) -> list[tuple[int, str]]:
+    """(line, what) for each place the code names a shipped benchmark: its registry name, package or class, or
+    its display name (:data:`DISPLAY_NAMES`), in an identifier or a string. Comments never count (a comment may
+    cite a paper's layout); docstrings count only when ``help_docstrings`` (the CLI's, which are help texts)."""
     words = {n for n in ship.names | ship.packages if n not in _COMMON_WORDS}
     common = ship.names & _COMMON_WORDS
     tree = ast.parse(source)
-    docs = _docstrings(tree)
+    docs = set() if help_docstrings else _docstrings(tree)
     hits: list[tuple[int, str]] = []
     for node in ast.walk(tree):
         line = getattr(node, "lineno", 0)
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
             low = node.value.lower()
-            if any(w in low for w in words) or any(low == c or low.startswith(c + ":") for c in common):
+            if any(w in low for w in words) or any(low == c or low.startswith(c + ":") for c in common) \
+                    or DISPLAY.search(node.value):
                 hits.append((line, f"string {node.value[:50]!r}"))
         for ident in _identifiers(node):
             low = ident.lower()
             if any(w in low for w in words) or ident in ship.classes \
-                    or any(f"benchmarks.{p}" in low for p in ship.packages):
+                    or any(f"benchmarks.{p}" in low for p in ship.packages) or DISPLAY.search(ident):
                 hits.append((line, f"name {ident!r}"))
     return hits
 

@@ -1,5 +1,5 @@
-"""R-Bench's model screening and balance check: keep rows whose reasoning model thought for at least
-``min_tokens`` reasoning tokens (the paper: o1, 2,000), then at most ``max`` rows per subject, chosen with a
+"""A reasoning-length screening and balance check: keep rows whose reasoning model thought for at least
+``min_tokens`` reasoning tokens (a paper's screening: o1, 2,000), then at most ``max`` rows per subject, chosen with a
 seed.
 
 Tokens come from the stored completions: the ``reasoning_tokens`` the server reported where present, else the

@@ -67,7 +67,7 @@ def correlate(
     json_out: JsonOpt = False,
 ) -> None:
     """Pearson and Spearman correlation across models: between benchmarks, or between one benchmark's subsets;
-    with --scores, also against other benchmarks' per-model scores (KOR-Bench App. J)."""
+    with --scores, also against other benchmarks' per-model scores (published ones, a CSV or JSON file)."""
     from ..report.stats_tables import correlation_table, external_scores
 
     external = None
@@ -89,7 +89,7 @@ def ablation(
     seed: SeedOpt = 0,
     json_out: JsonOpt = False,
 ) -> None:
-    """Dataset-size ablation (KOR-Bench App. I): accuracy on random subsets, mean and spread over draws."""
+    """Dataset-size ablation: accuracy on random subsets of each subset, mean and spread over draws."""
     from ..report.stats_tables import ablation_table
 
     _emit([ablation_table(_views(store, runs), reps, seed, size or None)], json_out)
@@ -98,7 +98,7 @@ def ablation(
 def stats_cmd(
     benchmark: Annotated[str, typer.Argument(help=benchmark_names())],
     data: Annotated[str | None, typer.Option(help="dataset folder (default: the benchmark's)")] = None,
-    outputs: Annotated[Path | None, typer.Option(help="raw model outputs (KOR-Bench release layout) for output-token stats")] = None,
+    outputs: Annotated[Path | None, typer.Option(help="raw model outputs (in the layout of the benchmark's release) for output-token stats")] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Dataset tables: each benchmark's own (``Benchmark.dataset_tables``: the papers' dataset statistics);

@@ -191,8 +191,8 @@ class Benchmark(ABC):
                 "method": str(verdict.method)}
 
     def batch_scorer(self) -> BatchScorer | None:
-        """Optional hook for re-scoring many outside completions at once (KOR-Bench: SymPy comparisons
-        scheduled on the worker pool while the rest is read). None: the runner calls ``score_response``."""
+        """Optional hook for re-scoring many outside completions at once (e.g. SymPy comparisons scheduled on
+        the worker pool while the rest is read). None: the runner calls ``score_response``."""
         return None
 
     def summarize_outside(self, groups: list[tuple[str, str, list[ScoredRow]]]) -> list[Table]:

@@ -5,7 +5,7 @@
 * :class:`Column`: a column header with a stable semantic ``id`` (``"counterfactual"``, ``"multi-q"``) and an
   optional ``unit``; code that needs to know which column is which reads the id, never the label.
 * :class:`Cell`: a number with what a bare float cannot carry: a ``secondary`` number shown in parentheses
-  (KOR-Bench's real-life rate, a pass rate), ``n``, a confidence interval ``ci``, a ``unit`` and the paper's
+  (a real-life answer rate, a pass rate), ``n``, a confidence interval ``ci``, a ``unit`` and the paper's
   published values (``paper``, ``paper_secondary``), which the HTML report shows as "paper X Δ Y".
 
 Both are ``str`` subclasses (as :class:`~reasoneval.core.numbers.Missing` is): a Column reads as its label and

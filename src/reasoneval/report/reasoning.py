@@ -199,10 +199,11 @@ def tables(rows: list[ScoredRow], figs: Figures | None = None) -> list[Table]:
     answered = figs.answered()
     out = [main, _by_tokens(figs, answered)]
     if figs.times(figs.ttft, answered):
+        # R-Bench Table 4's layout (the paper averages o1 over 30 random items per benchmark)
         out.append(Table("Thinking time by subset (s)", subsets,
                          [[_mean(figs.times(figs.ttft, figs.answered(i)), 2) for i in range(len(subsets))]],
-                         ["Mean measured time to the first answer token per item (R-Bench Table 4 layout; "
-                          "the paper averages o1 over 30 random items per benchmark)."]))
+                         ["Mean measured time to the first answer token per item, over every answered item (a "
+                          "paper may average fewer: a sample of random items per subset)."]))
     return out
 
 

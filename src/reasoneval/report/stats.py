@@ -172,8 +172,8 @@ def size_ablation(scores: dict[ItemKey, float], sizes: Sequence[int] | None = No
                   seed: int = 0, per_subset: bool = True) -> list[AblationPoint]:
     """Accuracy on random subsets of the items, ``reps`` draws per size (without replacement).
 
-    ``sizes``: items per subset (``per_subset``: drawn within each subset, as KOR-Bench App. I shrinks every
-    category alike) or in total. Default sizes: 10%, 20%, ..., 100% of the smallest subset.
+    ``sizes``: items per subset (``per_subset``: drawn within each subset, every subset shrunk alike) or in
+    total. Default sizes: 10%, 20%, ..., 100% of the smallest subset.
     """
     by: dict[str, list[float]] = defaultdict(list)
     for (sub, _), v in sorted(scores.items()):

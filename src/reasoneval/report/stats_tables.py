@@ -71,7 +71,7 @@ def compare_table(a: RunView, b: RunView, n_boot: int = stats.N_BOOT, seed: int 
 
 def ablation_table(views: Sequence[RunView], reps: int = 200, seed: int = 0,
                    sizes: Sequence[int] | None = None) -> Table:
-    """KOR-Bench App. I style: accuracy on random subsets of each category, mean and spread over draws."""
+    """Accuracy on random subsets of each subset (category), mean and spread over draws."""
     rows: list[list[object]] = []
     for v, lab in zip(views, run_labels(views), strict=True):
         full = stats.item_scores(v.rows)
@@ -110,7 +110,7 @@ def correlation_columns(views: Sequence[RunView]) -> tuple[dict[str, dict[str, f
 
 
 def external_scores(path: Path) -> dict[str, dict[str, float]]:
-    """Per-model scores of other benchmarks (KOR-Bench App. J): a CSV whose header is ``model,<benchmark>,...``
+    """Per-model scores of other benchmarks (published ones): a CSV whose header is ``model,<benchmark>,...``
     or JSON ``{"<model>": {"<benchmark>": score, ...}}``. Empty cells are skipped; anything else that is not a
     finite number is a ``ValueError`` naming the file, line and column."""
     import csv

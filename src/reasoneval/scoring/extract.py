@@ -67,7 +67,7 @@ def findall_delimited(text: str, open_: str, close: str, strip_ws: bool = True) 
 
 
 def double_brackets(text: str, policy: Policy = "first") -> str | None:
-    r"""Content of ``[[...]]`` (same matches as the KOR-Bench regex ``\[\[\s*(.*?)\s*\]\]``)."""
+    r"""Content of ``[[...]]`` (same matches as the reference evaluator's regex ``\[\[\s*(.*?)\s*\]\]``)."""
     return _pick(findall_delimited(clip(text), "[[", "]]"), policy)
 
 

@@ -1,8 +1,8 @@
 r"""SymPy's ``parse_latex``, parsed in two stages: ANTLR's SLL prediction first, SymPy's own call when that fails.
 
 ``sympy.parsing.latex.parse_latex`` runs ANTLR in its default LL prediction mode. In pure Python that costs
-~10 ms for a ten-character answer, mostly full-context predictions that are never cached (measured on the
-KOR-Bench answers: 86% of the parse time is ``execATNWithFullContext``). ANTLR's documented two-stage strategy
+~10 ms for a ten-character answer, mostly full-context predictions that are never cached (measured on a
+benchmark's shared raw answers: 86% of the parse time is ``execATNWithFullContext``). ANTLR's documented two-stage strategy
 parses with SLL prediction first (context-free predictions, all cached): when the SLL parse succeeds without a
 syntax error, its tree is the LL tree; when it reports an error (a real one, or an input that needs full
 context) the input is parsed again by ``parse_latex`` itself, so every error and every message is SymPy's.
@@ -13,7 +13,7 @@ same code as ``parse_latex``'s.
 
 The SLL parser keeps its own DFA cache, apart from the generated parser's shared one, so predictions made in one
 mode are never read in the other. ``tests/scoring/test_latexparse.py`` checks that both calls give the same
-``srepr`` (or both fail) on every answer of the shared KOR-Bench outputs and on random LaTeX.
+``srepr`` (or both fail) on every answer of the shared raw outputs and on random LaTeX.
 
 SymPy's converter module imports ``sympy.physics.quantum`` at its top for two names, ``Bra`` and ``Ket``, which
 it only calls when an answer is written in bra-ket notation. That import is half of the whole SymPy start-up

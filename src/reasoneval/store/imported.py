@@ -8,7 +8,7 @@ whole by the next import of the same files.
 
 A run made here is re-read against its benchmark's data; a run imported from outside files keeps the items
 (release record and gold) its rows carried, because a release's golds can differ from the packaged data
-(KOR-Bench: a few answers changed after the raw outputs were made). ``score`` re-grades an imported run
+(a release may change a few answers after its raw outputs were made). ``score`` re-grades an imported run
 against these stored items, so its numbers stay the ones the import gave.
 
 Table

@@ -322,9 +322,14 @@ class KorBench(Benchmark):
 
     # -- summaries ----------------------------------------------------------------------------------
     build_steps = hook(".build_mixed")  # each registers its steps
-    dataset_tables = hook(".dataset_stats:kor_tables")
     with_paper = hook(".paper_compare:with_paper")
     figures = hook(".figures:korbench_figures")
+
+    def dataset_tables(self, data: str | None, outputs: Path | None) -> list[Table] | None:
+        from .answer_formats import kor_table5
+        from .dataset_stats import kor_table1, kor_table4, kor_table6, kor_table7
+
+        return [kor_table1(data), kor_table4(data), kor_table5(data), kor_table6(data), kor_table7(data, outputs)]
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         # API failures are not wrong answers in any mode: they are left out of every table and counted in a note

@@ -12,7 +12,6 @@ from typing import Any
 
 from ...core.benchmark import Table
 from ...report.dataset_stats import _mean_sd, cl100k, count_tokens
-from .answer_formats import kor_table5
 
 __all__ = ["cl100k", "count_tokens"]
 
@@ -179,8 +178,3 @@ def kor_table7(data: str | None = None, outputs: Path | None = None, model: str 
     return Table("KOR-Bench Table 7: token statistics (cl100k_base)",
                  ["category", "input mean", "input sd", "output mean", "output sd", "paper input mean",
                   "paper input sd", "paper output mean", "paper output sd"], rows, notes)
-
-
-def kor_tables(data: str | None = None, outputs: Path | None = None) -> list[Table]:
-    """``reasoneval stats korbench`` (``KorBench.dataset_tables``): Tables 1, 4, 5, 6 and 7."""
-    return [kor_table1(data), kor_table4(data), kor_table5(data), kor_table6(data), kor_table7(data, outputs)]
