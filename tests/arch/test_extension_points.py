@@ -1,7 +1,9 @@
 """The generic layers reach a benchmark only through the extension points of ``core/benchmark.py``: a plugin
 benchmark from outside the package gets its paper tables into the report, its dataset tables into ``stats``,
-its release into the Hub layer, its build step into the catalogue, its figures into the HTML plots, its
-commands into the CLI and its training rewards into ``reasoneval.rewards``."""
+its release into the Hub layer, its build step into the catalogue, its figures into the HTML plots (through a
+lazily imported ``hook``), its commands into the CLI, its training rewards into ``reasoneval.rewards``, its named
+generation settings into ``--settings`` and ``list``, its own table kind into the report's groups and its item
+groups into the HTML item browser."""
 
 from __future__ import annotations
 
@@ -30,10 +32,18 @@ from dataclasses import dataclass
 import typer
 
 from reasoneval.builder.steps import StepResult, step
-from reasoneval.core.benchmark import Benchmark, Table
+from reasoneval.core.benchmark import Benchmark, Table, TableKind, hook
+from reasoneval.core.presets import Preset
 from reasoneval.core.registry import register
 from reasoneval.core.types import Item, Outcome, Prompt, Verdict
 from reasoneval.hub.releases import ReleaseSpec
+
+PER_HOOK = TableKind("hooks-per-hook", like=TableKind.BREAKDOWN)
+
+
+def hook_figures(views):
+    from reasoneval.report.plots import Plot
+    return [Plot("hooks-figure", "hooks figure", "")]
 
 
 @dataclass(frozen=True)
@@ -45,6 +55,9 @@ class NoParams:
 class HookBench(Benchmark):
     name = "hooks"
     description = "extension points"
+    settings = {"fast": Preset("fast", {"max_tokens": 16}, "the hooks paper, section 2")}
+    table_kinds = (PER_HOOK,)
+    figures = hook("hookbench:hook_figures")
 
     def subsets(self): return ["all"]
     def modes(self): return ["zero-shot"]
@@ -66,9 +79,11 @@ class HookBench(Benchmark):
         def run(rows, params, ctx):
             return StepResult(rows)
 
-    def figures(self, views):
-        from reasoneval.report.plots import Plot
-        return [Plot("hooks-figure", "hooks figure", "")]
+    def summarize(self, rows, mode):
+        return [Table("hooks per hook", ["hook", "n"], [["h", len(rows)]], kind=PER_HOOK)]
+
+    def item_group(self, item_key, detail, item):
+        return "group-" + item_key.rpartition("/")[2]
 
     def cli(self, groups):
         @groups.root.command("hooks-hello")
@@ -110,6 +125,29 @@ def test_report_stats_hub_and_builder_ask_the_benchmark(plugin: Path) -> None:
     assert [t.title for t in dataset_tables("hooks", "x.jsonl")] == ["hooks release statistics"]
     assert releases.release("hooks-data").repo_id == "org/hooks"
     assert "hooks-step" in all_steps()
+
+
+def test_settings_kinds_and_item_groups_ask_the_benchmark(plugin: Path) -> None:
+    from reasoneval.core.benchmark import Turn
+    from reasoneval.core.presets import presets_for
+    from reasoneval.core.types import Completion, GenParams, Prompt
+    from reasoneval.report.assemble import assemble
+    from reasoneval.report.html import item_data
+    from reasoneval.runner.launch import gen_params
+
+    bench = registry.get("hooks")
+    assert list(presets_for(bench)) == ["fast"]
+    params, record = gen_params(bench, "openai/m", "fast", {})
+    assert params.max_tokens == 16 and record is not None and record["source"] == "the hooks paper, section 2"
+    item = bench.load("all", "zero-shot")[0]
+    rows = [ScoredRow(item.key, "all", 0, [Turn(Prompt.chat("?"), Completion("A"), bench.score(item, "A", ""))])]
+    view = RunView({"run_id": "r", "model": "m", "mode": "zero-shot", "benchmark": "hooks", "spec": {}}, rows,
+                   bench.summarize(rows, "zero-shot"), {})
+    assert [(rt.table.title, rt.group) for rt in assemble([view]).tables if rt.benchmark == "hooks"] == [
+        ("hooks per hook", "rules")]  # the plugin's kind is like a breakdown
+    index, _ = item_data([view], ["m"])
+    assert [it[4] for it in index["items"]] == ["group-0"]
+    assert GenParams().max_tokens != 16
 
 
 def test_rewards_ask_the_benchmark(plugin: Path) -> None:
@@ -154,3 +192,5 @@ def test_cli_commands_come_from_the_benchmark(plugin: Path) -> None:
     assert (gen.returncode, gen.stdout) == (0, "3 hooks item(s)\n"), gen.stderr
     helped = cli("rescore", "--help")
     assert "hooks" in helped.stdout  # help texts list the registered benchmarks
+    listed = cli("list")
+    assert "settings: fast (--settings NAME)" in listed.stdout, listed.stderr
