@@ -194,3 +194,20 @@ def test_cli_commands_come_from_the_benchmark(plugin: Path) -> None:
     assert "hooks" in helped.stdout  # help texts list the registered benchmarks
     listed = cli("list")
     assert "settings: fast (--settings NAME)" in listed.stdout, listed.stderr
+
+
+def test_every_extension_point_is_in_the_plugin_guide() -> None:
+    """docs/adding-a-benchmark.md's "Every extension point" shows each member of the Benchmark class a plugin
+    may set or override (and the package-level prestart), so the contract is written down in one place."""
+    import re
+
+    from reasoneval.core.benchmark import Benchmark
+
+    doc = (Path(SRC).parent / "docs" / "adding-a-benchmark.md").read_text(encoding="utf-8")
+    section = doc.split("## Every extension point", 1)[1].split("\n## ", 1)[0]
+    members = {n for n in vars(Benchmark) if not n.startswith("_")} - {"name", "description", "options", "configure"}
+    members -= set(Benchmark.__abstractmethods__)  # the five every benchmark writes: the guide's first example
+    shown = set(re.findall(r"^(?:def )?(\w+)(?:\(|,| =)", section, re.MULTILINE)) | set(
+        re.findall(r", (\w+) =", section))
+    assert members - shown == set()
+    assert "def prestart(argv)" in section
