@@ -3,8 +3,9 @@
     python bench/soak.py [--n 1250] [--rate 0.2] [--concurrency 32] [--stream]
 
 Prints both runs' wall time and the audit (lost / duplicated / mis-scored must all be 0). Every 10th item is
-a SymPy-scored KOR-Bench Operation item; the line gives the slowest SymPy verdict against the soak's
-per-verdict budget (``reasoneval.benchmarks.korbench.soak.SOAK_VERDICT_BUDGET_S``).
+a SymPy-scored KOR-Bench Operation item (the harness: ``reasoneval.testing.soak``; the scoring:
+``reasoneval.benchmarks.korbench.soak_scoring``); the line gives the slowest SymPy verdict against the soak's
+per-verdict budget (``reasoneval.testing.soak.SOAK_VERDICT_BUDGET_S``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from reasoneval.benchmarks.korbench.soak import soak
+from reasoneval.benchmarks.korbench.soak_scoring import OPERATION
+from reasoneval.testing.soak import soak
 
 
 def main() -> None:
@@ -24,9 +26,9 @@ def main() -> None:
     ap.add_argument("--stream", action="store_true", help="ask for event streams (default: plain bodies)")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        base = soak(Path(tmp), a.n, 0.0, a.concurrency, stream=a.stream)
+        base = soak(Path(tmp), OPERATION, a.n, 0.0, a.concurrency, stream=a.stream)
         print(f"fault-free: {base.line()}")
-        hot = soak(Path(tmp), a.n, a.rate, a.concurrency, stream=a.stream)
+        hot = soak(Path(tmp), OPERATION, a.n, a.rate, a.concurrency, stream=a.stream)
         print(f"faults {a.rate:.0%}: {hot.line()}")
         print(f"  server: {dict(sorted(hot.server.items()))}")
         print(f"  requests: {hot.requests}")

@@ -331,9 +331,10 @@ def test_soak_every_fault_kind_at_20_percent(tmp_path: Path, stream: bool) -> No
     tool calls, a filtered answer, answers trickling, plain or silent for 5 s); figures: bench/soak.py.
     Every 10th item is a KOR-Bench Operation item scored through SymPy (gold with "or", answer equal only up to
     LaTeX equivalence); the bombs on those reach SymPy and cost one verdict budget each."""
-    from reasoneval.benchmarks.korbench.soak import FAULTS, SOAK_VERDICT_BUDGET_S, soak
+    from reasoneval.benchmarks.korbench.soak_scoring import OPERATION
+    from reasoneval.testing.soak import FAULTS, SOAK_VERDICT_BUDGET_S, soak
 
-    r = soak(tmp_path, 1250, 0.2, stream=stream)
+    r = soak(tmp_path, OPERATION, 1250, 0.2, stream=stream)
     assert (r.lost, r.duplicated, r.misscored, r.secret_leaks) == (0, 0, 0, 0), (r.line(), r.misscored_items)
     assert r.slow_items > 5 and r.slow_requests <= 2 * r.slow_items, r.line()  # a slow answer: one extra request at most
     req = r.requests or {}

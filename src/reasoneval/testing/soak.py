@@ -4,12 +4,12 @@ Used by ``tests/core/test_faults.py::test_soak`` and ``bench/soak.py`` (which pr
 prompt's fault is known in advance (:func:`~reasoneval.testing.fake_openai.planned_fault`), so the audit can
 say for every item what its stored verdict must be: 0 lost, 0 duplicated, 0 mis-scored is the pass mark.
 
-Every :data:`MATH_EVERY`-th item is a KOR-Bench Operation item scored by the real KOR-Bench path (official
-``judge`` + SymPy through a sandboxed :class:`~reasoneval.scoring.latexcmp.LatexCanonicalizer`): its gold
-``[[\frac{1}{2}or-k]]`` holds "or" and the model answers ``[[-kor\frac{k}{2k}]]``, equal only up to LaTeX
-equivalence, so the SymPy comparison decides it; a ``bomb`` fault on such an item answers the "or"-separated
-power towers and must cost one verdict budget (:data:`SOAK_VERDICT_BUDGET_S`), not hundreds of sandbox
-timeouts. The slowest verdict is reported.
+Every :data:`MATH_EVERY`-th item is a LaTeX item scored by a benchmark's real scoring path (a :class:`MathScorer`
+the caller supplies, e.g. a benchmark's official judge + SymPy through a sandboxed
+:class:`~reasoneval.scoring.latexcmp.LatexCanonicalizer`): its gold ``[[\frac{1}{2}or-k]]`` holds "or" and the
+model answers ``[[-kor\frac{k}{2k}]]``, equal only up to LaTeX equivalence, so the SymPy comparison decides it;
+a ``bomb`` fault on such an item answers the "or"-separated power towers and must cost one verdict budget
+(:data:`SOAK_VERDICT_BUDGET_S`), not hundreds of sandbox timeouts. The slowest verdict is reported.
 
 Nothing is canonicalised before the clock starts: a right answer whose LaTeX strings are still uncached,
 scored while a bomb's hundreds of parts are queued, must still be decided by SymPy within its own budget (the
@@ -23,23 +23,23 @@ import hashlib
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.benchmark import Benchmark
-from ...core.types import GenParams, Item, Outcome, Prompt, Verdict
-from ...models.limits import ResponseLimits
-from ...models.openai_compat import HTTPOptions, OpenAICompatBackend
-from ...runner.engine import Runner
-from ...runner.spec import RunSpec
-from ...scoring.extract import double_brackets
-from ...scoring.latexcmp import LatexCanonicalizer
-from ...store.sqlite import RunStore
-from ...testing.fake_openai import planned_fault
-from ...testing.procs import FakeServerProc
-from .score_official import finish, judge
+from ..core.benchmark import Benchmark
+from ..core.types import GenParams, Item, Outcome, Prompt, Verdict
+from ..models.limits import ResponseLimits
+from ..models.openai_compat import HTTPOptions, OpenAICompatBackend
+from ..runner.engine import Runner
+from ..runner.spec import RunSpec
+from ..scoring.extract import double_brackets
+from ..scoring.latexcmp import LatexCanonicalizer
+from ..store.sqlite import RunStore
+from .fake_openai import planned_fault
+from .procs import FakeServerProc
 
 #: every fault kind of the fake server: transport and status faults, then the response faults that hit every attempt
 #: (no choices, an Anthropic-shaped stream, a stream without its end, control codes, a gzip bomb, an endless answer,
@@ -61,24 +61,35 @@ SOAK_SLOW_S = 5.0  # how long a slow answer takes in the soak
 SOAK_LIMITS = ResponseLimits(max_bytes=4 * 1024 * 1024, max_decoded_bytes=4 * 1024 * 1024, max_chars=200_000)
 SECRET = "sk-soak-" + "S3cr3t" * 5
 WORDS = ("apple", "river", "stone", "cloud", "ember", "frost", "grove", "harbor", "island", "jungle")
-MATH_EVERY = 10  # every 10th item is a SymPy-scored KOR-Bench Operation item (subset "math")
+MATH_EVERY = 10  # every 10th item is a SymPy-scored LaTeX item (subset "latex")
 SOAK_VERDICT_BUDGET_S = 3.0  # the soak's budget of one SymPy verdict, all its "or" parts together
 SOAK_SYMPY_TIMEOUT_S = 1.0  # one sandbox task (one distinct LaTeX string)
 
 
+@dataclass(frozen=True)
+class MathScorer:
+    """How the soak's LaTeX items are scored: ``score(text, gold, lc, deadline) -> (extracted, correct, method)``
+    (``deadline``: ``time.monotonic()`` at which the verdict's budget ends), and the method prefixes of verdicts
+    that went through the SymPy comparison (counted as ``sympy_items``)."""
+
+    score: Callable[[str, str, LatexCanonicalizer | None, float], tuple[str | None, bool, str]]
+    sympy_methods: tuple[str, ...]
+
+
 class SoakBench(Benchmark):
     name = "soak"
-    description = "soak test: repeat the last word; every 10th item a SymPy-scored KOR-Bench Operation item"
+    description = "soak test: repeat the last word; every 10th item a SymPy-scored LaTeX item"
     default_params = GenParams(max_tokens=32)
 
-    def __init__(self, n: int, lc: LatexCanonicalizer | None = None) -> None:
+    def __init__(self, n: int, math: MathScorer, lc: LatexCanonicalizer | None = None) -> None:
         self.n = n
+        self.math = math
         self.lc = lc
         self.verdict_s: dict[str, float] = {}  # seconds per scored SymPy item (the slowest is reported)
         self._lock = threading.Lock()
 
     def subsets(self) -> list[str]:
-        return ["a", "math"]
+        return ["a", "latex"]
 
     def modes(self) -> list[str]:
         return ["zero-shot"]
@@ -88,9 +99,9 @@ class SoakBench(Benchmark):
         for i in range(self.n):
             if i % MATH_EVERY == MATH_EVERY - 1:
                 k = 2 + (i // MATH_EVERY) % 5  # 5 variants: 11 distinct LaTeX strings, all met by item 49
-                if subset == "math":  # the prompt's last word is what the fake server answers in [[...]]
+                if subset == "latex":  # the prompt's last word is what the fake server answers in [[...]]
                     q = f"Item {i}: find both roots, -{k}or\\frac{{{k}}}{{{2 * k}}}"
-                    out.append(Item("soak", "math", str(i), {"q": q}, f"[[\\frac{{1}}{{2}}or-{k}]]"))
+                    out.append(Item("soak", "latex", str(i), {"q": q}, f"[[\\frac{{1}}{{2}}or-{k}]]"))
             elif subset == "a":
                 out.append(Item("soak", "a", str(i), {"q": f"Item {i}: repeat {WORDS[i % 10]}"}, WORDS[i % 10]))
         return out
@@ -99,7 +110,7 @@ class SoakBench(Benchmark):
         return Prompt.chat(item.data["q"])
 
     def score(self, item: Item, text: str, mode: str) -> Verdict:
-        if item.subset == "math":
+        if item.subset == "latex":
             return self._score_math(item, text)
         got = double_brackets(text)
         if got is None:
@@ -107,14 +118,14 @@ class SoakBench(Benchmark):
         return Verdict(Outcome.CORRECT if got == item.gold else Outcome.INCORRECT, got, "brackets")
 
     def _score_math(self, item: Item, text: str) -> Verdict:
-        """KOR-Bench official scoring of an Operation item in ``SYMPY_IDX`` (idx 18, rule 2), one budget."""
+        """The :class:`MathScorer`'s verdict, within one budget."""
         t0 = time.monotonic()
-        j = finish(judge(text, item.gold, "operation", "2", "18"), self.lc, t0 + SOAK_VERDICT_BUDGET_S)
+        extracted, correct, method = self.math.score(text, item.gold, self.lc, t0 + SOAK_VERDICT_BUDGET_S)
         with self._lock:
             self.verdict_s[item.key] = max(self.verdict_s.get(item.key, 0.0), time.monotonic() - t0)
-        if j.extracted is None:
-            return Verdict(Outcome.UNANSWERABLE, None, j.method)
-        return Verdict(Outcome.CORRECT if j.correct else Outcome.INCORRECT, j.extracted, j.method)
+        if extracted is None:
+            return Verdict(Outcome.UNANSWERABLE, None, method)
+        return Verdict(Outcome.CORRECT if correct else Outcome.INCORRECT, extracted, method)
 
 
 def expected_outcome(fault: str | None, stream: bool = False) -> Outcome:
@@ -159,10 +170,10 @@ class SoakResult:
                 f"{(self.requests or {}).get('sent')} requests for {self.items} items in all")
 
 
-def soak(workdir: Path, n: int = 1250, rate: float = 0.2, concurrency: int = 32, hang_s: float = 60.0,
-         stream: bool = False) -> SoakResult:
+def soak(workdir: Path, math: MathScorer, n: int = 1250, rate: float = 0.2, concurrency: int = 32,
+         hang_s: float = 60.0, stream: bool = False) -> SoakResult:
     """Run ``n`` items with a fraction ``rate`` of faulty prompts (0: the fault-free baseline) and audit;
-    ``stream``: ask for event streams (the server streams), else plain bodies."""
+    ``math`` scores the LaTeX items; ``stream``: ask for event streams (the server streams), else plain bodies."""
     faults = list(FAULTS)
     mix = ["--fault-rate", str(rate), "--faults", ",".join(faults)] if rate > 0 else []
     srv = FakeServerProc("--delay", "0.01", *mix, "--timeout-sleep", str(hang_s), "--retry-after", "1",
@@ -171,7 +182,7 @@ def soak(workdir: Path, n: int = 1250, rate: float = 0.2, concurrency: int = 32,
     lc = LatexCanonicalizer(workers=2, timeout=SOAK_SYMPY_TIMEOUT_S, persistent=False)
     try:
         lc.get("1")  # the sandbox's start-up (SymPy import) is not part of any verdict's budget
-        bench = SoakBench(n, lc)
+        bench = SoakBench(n, math, lc)
         db = workdir / f"soak-{rate:g}{'-stream' if stream else ''}.db"
         store = RunStore(db)
         spec = RunSpec("soak", None, "zero-shot", f"openai-compat/fake@{srv.url}", bench.default_params)
@@ -213,7 +224,7 @@ def _audit(db: Path, bench: SoakBench, run_id: str, faults: list[str], rate: flo
     verdicts = dict(((k, (o, x)) for k, o, x in con.execute(
         "SELECT item_key, outcome, extracted FROM verdicts WHERE run_id=?", (run_id,))))
     methods: dict[str, int] = {}
-    for (m,) in con.execute("SELECT method FROM verdicts WHERE run_id=? AND item_key LIKE 'math/%'", (run_id,)):
+    for (m,) in con.execute("SELECT method FROM verdicts WHERE run_id=? AND item_key LIKE 'latex/%'", (run_id,)):
         methods[m] = methods.get(m, 0) + 1
     items = {it.key: it for sub in bench.subsets() for it in bench.load(sub, "zero-shot")}
     keys = [k for k, _, _ in comps]
@@ -234,12 +245,11 @@ def _audit(db: Path, bench: SoakBench, run_id: str, faults: list[str], rate: flo
             wrong[key] = f"stored {got}, expected {want.value}, re-scored {again}"
     dump = "\n".join(str(r) for t in ("completions", "verdicts") for r in con.execute(f"SELECT * FROM {t}"))
     con.close()
-    math = [it for it in items.values() if it.subset == "math"]
+    latex = [it for it in items.values() if it.subset == "latex"]
     return SoakResult(len(items), seconds, lost=len(set(items) - set(keys)), duplicated=len(keys) - len(set(keys)),
                       misscored=len(wrong), errors=sum(1 for _, _, e in comps if e is not None),
                       secret_leaks=dump.count(SECRET), hedges=hedges, server=server,
-                      sympy_items=sum(c for m, c in methods.items() if m.startswith(("operation:sympy",
-                                                                                    "operation:fallback"))),
-                      sympy_bombs=sum(1 for it in math if planned_fault(it.data["q"], faults, rate) == "bomb"),
+                      sympy_items=sum(c for m, c in methods.items() if m.startswith(bench.math.sympy_methods)),
+                      sympy_bombs=sum(1 for it in latex if planned_fault(it.data["q"], faults, rate) == "bomb"),
                       slowest_verdict_s=max(bench.verdict_s.values(), default=0.0), methods=methods,
                       misscored_items=wrong)
