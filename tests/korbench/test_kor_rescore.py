@@ -6,12 +6,16 @@ import io
 import json
 import shutil
 from pathlib import Path
+from typing import IO, Any
 
 import pytest
 
+from reasoneval.benchmarks.korbench.benchmark import KorBench
 from reasoneval.benchmarks.korbench.rawfiles import RawFileError, parse_name
-from reasoneval.benchmarks.korbench.rescore import Rescorer, diff, run_cli
+from reasoneval.benchmarks.korbench.rescore import Rescorer, diff
 from reasoneval.benchmarks.korbench.score_corrected import CORRECTED
+from reasoneval.cli.rescore import rescore_outside
+from reasoneval.core.errors import OptionError
 from reasoneval.scoring.latexcmp import LatexCanonicalizer
 
 
@@ -38,6 +42,17 @@ def test_bad_names(name: str) -> None:
     with pytest.raises(RawFileError):
         parse_name(name)
 
+
+
+def run_cli(paths: list[str], jsonl: bool, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
+    """``reasoneval rescore korbench PATHS [--jsonl] [-O scoring=...] [--diff]``, as the CLI runs it."""
+    bench = KorBench()
+    try:
+        bench.configure({k: v for k, v in options.items() if k in bench.Options.known()})
+    except OptionError as e:
+        print(f"error: {e}", file=err)
+        return 2
+    return rescore_outside(bench, list(paths), jsonl, {**bench.options.to_json(), **options}, out, err)
 
 @pytest.fixture
 def small_dir(korbench_outputs: Path, tmp_path: Path) -> Path:

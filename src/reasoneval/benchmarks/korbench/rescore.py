@@ -6,13 +6,12 @@ with each row's raw-output file kept alongside, for tests and ``bench/korbench_r
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
 from reasoneval.core.benchmark import OutsideRow, Table
-from reasoneval.core.errors import DataError, OptionError
+from reasoneval.core.errors import DataError
 from reasoneval.core.types import Verdict
 from reasoneval.scoring.latexcmp import LatexCanonicalizer
 
@@ -128,17 +127,3 @@ def diff(official: RescoreResult, corrected: RescoreResult, lc: LatexCanonicaliz
                                 s.verdict.extracted, c.verdict.extracted, reason))
     return out
 
-
-def run_cli(paths: Sequence[str], jsonl: bool, options: dict[str, Any], out: IO[str] | None = None,
-            err: IO[str] | None = None) -> int:
-    """``reasoneval rescore korbench PATHS [--jsonl] [-O scoring=...] [--diff]``, as the CLI runs it."""
-    from reasoneval.cli.rescore import rescore_outside
-
-    err = err or sys.stderr
-    bench = KorBench()
-    try:
-        bench.configure({k: v for k, v in options.items() if k in bench.Options.known()})
-    except OptionError as e:
-        print(f"error: {e}", file=err)
-        return 2
-    return rescore_outside(bench, list(paths), jsonl, {**bench.options.to_json(), **options}, out, err)
