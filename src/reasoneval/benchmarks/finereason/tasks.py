@@ -35,7 +35,7 @@ from typing import Any
 
 from ...core.response import strip_think
 from ...scoring.extract import clip
-from . import prompts as P
+from . import prompts
 from .engines.base import INVALID_MOVE, MULTIPLE_MOVES, SOLVABLE, UNSOLVABLE, Engine, StateError
 from .engines.game24 import check_solution
 from .engines.graphcoloring import GraphColoringEngine
@@ -116,19 +116,19 @@ def _ancestors(eng: Engine[Any, Any], puzzle: str, inp: dict[str, Any]) -> list[
 
 
 # -- prompts ------------------------------------------------------------------------------------------
-def build_prompt(puzzle: str, task: str, record: dict[str, Any], options: P.PromptOptions = P.PromptOptions()
-                 ) -> str:
+def build_prompt(puzzle: str, task: str, record: dict[str, Any],
+                 options: prompts.PromptOptions = prompts.PromptOptions()) -> str:
     """The prompt for ``task`` in ``prompts.TASKS``: a state record for SC/ST, a question record for E2E."""
     inp = record["inputs"]
     if task == "e2e":
-        return P.E2E[puzzle](inp)
+        return prompts.E2E[puzzle](inp)
     show_child = True
     if options.stale_child == "omit":
         show_child = STALE_CHILD not in release_defects(puzzle, record)
     if task == "state_checking":
-        return P.SC[puzzle](inp, child=show_child)
+        return prompts.SC[puzzle](inp, child=show_child)
     if task != "state_transition":
-        raise ValueError(f"unknown task {task!r}; expected one of {P.TASKS}")
+        raise ValueError(f"unknown task {task!r}; expected one of {prompts.TASKS}")
     status = record["outputs"]["current_status"]
     eng = engine_for(puzzle, record) if options.true_ancestor_labels else None
 
@@ -139,9 +139,9 @@ def build_prompt(puzzle: str, task: str, record: dict[str, Any], options: P.Prom
         return SOLVABLE if eng.is_solvable(st) else UNSOLVABLE
 
     if puzzle == "gridpuzzle":
-        return P.grid_st(inp, status, [lab(t) for t in inp["initial_to_current"]], child=show_child)
+        return prompts.grid_st(inp, status, [lab(t) for t in inp["initial_to_current"]], child=show_child)
     ancestors = {"parent": lab(inp.get("parent")), "grandparent": lab(inp.get("grandparent"))}
-    fn = {"sudoku": P.sudoku_st, "graphcoloring": P.gc_st, "game24": P.g24_st}[puzzle]
+    fn = {"sudoku": prompts.sudoku_st, "graphcoloring": prompts.gc_st, "game24": prompts.g24_st}[puzzle]
     return fn(inp, status, ancestors, child=show_child,
               official_grandparent=options.missing_grandparent == "official")
 
@@ -360,7 +360,7 @@ def score(puzzle: str, task: str, record: dict[str, Any], response: str, **kwarg
         return score_state_transition(puzzle, record, response, **kwargs)
     if task == "e2e":
         return score_e2e(puzzle, record, response)
-    raise ValueError(f"unknown task {task!r}; expected one of {P.TASKS}")
+    raise ValueError(f"unknown task {task!r}; expected one of {prompts.TASKS}")
 
 
 def error_breakdown(verdicts: Iterable[Verdict]) -> dict[str, int]:
