@@ -31,8 +31,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from reasoneval.benchmarks.finereason.benchmark import E2E, SC, ST, FineReason
+from reasoneval.benchmarks.finereason.benchmark import FineReason
 from reasoneval.benchmarks.finereason.engines import PUZZLES
+from reasoneval.benchmarks.finereason.modes import E2E, SC, ST
 from reasoneval.benchmarks.finereason.options import FROptions
 from reasoneval.core.types import Completion, Item
 from reasoneval.runner.scoring import score_completion

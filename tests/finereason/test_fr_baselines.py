@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from reasoneval.benchmarks.finereason.baselines import COLUMNS, label_baseline
-from reasoneval.benchmarks.finereason.benchmark import SC, FineReason
+from reasoneval.benchmarks.finereason.benchmark import FineReason
+from reasoneval.benchmarks.finereason.modes import SC
 from reasoneval.core.benchmark import ScoredRow, Turn
 from reasoneval.core.types import Completion, Outcome, Prompt, Verdict
 

@@ -17,9 +17,11 @@ import pytest
 from rendered_index import RENDERED, RENDERED_INDEX  # noqa: E402
 from typer.testing import CliRunner
 
-from reasoneval.benchmarks.finereason.benchmark import FineReason, depth_of, normalize_mode
+from reasoneval.benchmarks.finereason.benchmark import FineReason
 from reasoneval.benchmarks.finereason.cli import app as fr_app
 from reasoneval.benchmarks.finereason.generate import generate_states
+from reasoneval.benchmarks.finereason.items import depth_of
+from reasoneval.benchmarks.finereason.modes import normalize_mode
 from reasoneval.benchmarks.finereason.tasks import (
     BACKTRACKING_FAILURE,
     ERROR_TYPES,

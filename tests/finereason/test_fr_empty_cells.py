@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from reasoneval.benchmarks.finereason.benchmark import SC, FineReason, sudoku_empty_cells
+from reasoneval.benchmarks.finereason.benchmark import FineReason
 from reasoneval.benchmarks.finereason.empty_cells import empty_cells_table
+from reasoneval.benchmarks.finereason.items import sudoku_empty_cells
+from reasoneval.benchmarks.finereason.modes import SC
 from reasoneval.core.benchmark import ScoredRow, Turn
 from reasoneval.core.types import Completion, Outcome, Prompt, Verdict
 

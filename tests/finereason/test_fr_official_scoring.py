@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from reasoneval.benchmarks.finereason.benchmark import FineReason, make_item
+from reasoneval.benchmarks.finereason.benchmark import FineReason
+from reasoneval.benchmarks.finereason.items import make_item
 from reasoneval.benchmarks.finereason.score_official import (
     extract_sc_official,
     g24_step,

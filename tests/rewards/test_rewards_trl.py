@@ -89,7 +89,7 @@ def test_bad_columns_are_one_line_errors(mix_rows: list[dict[str, Any]]) -> None
 
 
 def test_one_call_is_time_bounded_whatever_the_completions_hold(mix_rows: list[dict[str, Any]]) -> None:
-    from reasoneval.benchmarks.finereason import reward_sandbox as P
+    from reasoneval.benchmarks.finereason import reward_sandbox
 
     bomb = "\\boxed{9^{9^{9^{9^{9^{9}}}}}}"  # SymPy would compute this for ever
     math_rows = [r for r in mix_rows if r["source"] == "math"][:8]
@@ -98,7 +98,8 @@ def test_one_call_is_time_bounded_whatever_the_completions_hold(mix_rows: list[d
     assert time.monotonic() - t < 5.0  # 8 bombs x 3 s on 2 workers would be 12 s
     assert [r.reward for r in got] == [0.0] * 8 and {r.reason for r in got} == {"too-large"}  # never computed
     # a verdict that overruns its own timeout is killed and scores 0
-    assert P.result(P._pool().submit(time.sleep, 30, timeout=0.5)) == P.PuzzleResult(0.0, "timeout")
+    overrun = reward_sandbox._pool().submit(time.sleep, 30, timeout=0.5)
+    assert reward_sandbox.result(overrun) == reward_sandbox.PuzzleResult(0.0, "timeout")
     # the pools are usable right after
     row = next(r for r in mix_rows if r["task"] == "state_checking")
     assert finereason_reward(completions=[row["answer"]], **columns([row])) == [1.0]

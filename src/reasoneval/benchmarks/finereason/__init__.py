@@ -8,6 +8,11 @@ Layout:
     prompts.py the official prompt templates (verbatim, quirks included)
     tasks.py   scorers for state checking, state transition and end-to-end solving, and SC metrics
     generate.py new puzzle instances; export.py SFT/RL training data; cli.py typer commands
+
+The registered benchmark (``benchmark.py``) only wires the plugin hooks to ``modes`` (mode names),
+``items`` (data files -> items, golds), ``policies`` (the verdict under ``-O scoring``), ``tables``
+(``summarize``), ``versions`` (data and prompt versions) and ``outside`` (the ``rescore`` adapter);
+docs/finereason.md, "Code layout", lists every module.
 """
 
 from .engines import PUZZLES, engine_for_record

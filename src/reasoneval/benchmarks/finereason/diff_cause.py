@@ -19,11 +19,10 @@ import re
 from typing import Any
 
 from . import tasks
+from .modes import SC, ST, TASK_OF
 from .score_official import extract_sc_official, score_st_official
 from .score_official_e2e import g24_expression, score_e2e_official
 
-SC, ST, E2E = "state-checking", "state-transition", "end-to-end"
-_TASK = {SC: "state_checking", ST: "state_transition", E2E: "e2e"}
 _SPACED_LETTER = re.compile(r"\(\s+[AB]\s*\)|\(\s*[AB]\s+\)")
 _SC_WHY = {
     "official_last_letter": "the last (A)/(B) written exactly so wins officially",
@@ -49,7 +48,7 @@ def diff_cause(puzzle: str, mode: str, record: dict[str, Any], raw: str, final: 
     off = _official(puzzle, mode, record, raw)
     if off is None:  # no official reader for this puzzle
         return "no official reader: the corrected scorer under both values"
-    cor = tasks.score(puzzle, _TASK[mode], record, final, **({"strict": strict} if mode == ST else {}))
+    cor = tasks.score(puzzle, TASK_OF[mode], record, final, **({"strict": strict} if mode == ST else {}))
     notes: list[str] = []
     if cut_off:
         notes.append("cut-off output (unclosed <think> or the token limit): read as it is officially, "

@@ -13,10 +13,10 @@ from ...report import numbers
 from ...report.collect import RunView
 from ...report.paper_tables import row_labels
 from ...report.stats import item_scores
+from .modes import SC, ST
 
 FR_PUZZLES = ("sudoku", "graphcoloring", "game24", "gridpuzzle")
 FR_NAMES = {"sudoku": "Sudoku", "graphcoloring": "Graph Coloring", "game24": "Game of 24", "gridpuzzle": "Grid Puzzles"}
-SC, ST = "state-checking", "state-transition"
 
 
 def _acc(vals: list[float]) -> float | None:

@@ -24,7 +24,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ...rewards import math as M
+from ...rewards import math as math_rewards
 from ...rewards.extract import completion_text
 from ...rewards.functions import (
     BATCH_BUDGET_S,
@@ -37,7 +37,7 @@ from ...rewards.functions import (
     log_means,
     score_jobs,
 )
-from . import reward_sandbox as P
+from . import reward_sandbox
 
 SOURCE = "finereason"  # the ``source`` column of puzzle rows, verl's ``data_source``
 
@@ -45,44 +45,47 @@ SOURCE = "finereason"  # the ``source`` column of puzzle rows, verl's ``data_sou
 def _kind(source: Any, task: Any, i: int) -> str:
     if source == "math" or task == "math":
         return "math"
-    if task in P.TASKS:
+    if task in reward_sandbox.TASKS:
         return str(task)
     raise ValueError(f"row {i}: no reward for source={source!r} task={task!r} (expected task "
-                     f"{', '.join(P.TASKS)} or math; are these rows of `reasoneval finereason export`?)")
+                     f"{', '.join(reward_sandbox.TASKS)} or math; "
+                     f"are these rows of `reasoneval finereason export`?)")
 
 
 def _puzzle_job(puzzle: str, task: str, record: dict[str, Any], text: str, timeout: float) -> Start:
     def start(deadline: float | None, cap: float | None) -> Callable[[], RowReward]:
         limit = timeout if cap is None else min(cap, timeout)
-        fut = P.submit(puzzle, task, record, text, limit, deadline=deadline)
+        future = reward_sandbox.submit(puzzle, task, record, text, limit, deadline=deadline)
 
         def finish() -> RowReward:
-            r = P.result(fut)
-            cut = r.reason == "timeout" and limit < timeout  # the first look ended it: it gets a second one
-            return RowReward(r.reward, task, FIRST_LOOK if cut else r.reason)
+            puzzle_result = reward_sandbox.result(future)
+            # the first look ended it: it gets a second one
+            cut = puzzle_result.reason == "timeout" and limit < timeout
+            return RowReward(puzzle_result.reward, task, FIRST_LOOK if cut else puzzle_result.reason)
 
         return finish
 
     return start
 
 
-def score_rows(completions: Sequence[Any], columns: dict[str, Any], *, puzzle_timeout: float = P.DEFAULT_TIMEOUT_S,
-               math_timeout: float = M.DEFAULT_TIMEOUT_S, budget_s: float = BATCH_BUDGET_S,
+def score_rows(completions: Sequence[Any], columns: dict[str, Any], *,
+               puzzle_timeout: float = reward_sandbox.DEFAULT_TIMEOUT_S,
+               math_timeout: float = math_rewards.DEFAULT_TIMEOUT_S, budget_s: float = BATCH_BUDGET_S,
                first_look_s: float = FIRST_LOOK_S) -> list[RowReward]:
     """One :class:`RowReward` per completion of a FineReason mix (every row is checked before any runs)."""
     n = len(completions)
     source, task, puzzle, state = (column(columns, k, n) for k in ("source", "task", "puzzle", "state"))
     gold, answer = column(columns, "gold", n), column(columns, "answer", n)
     jobs: list[MathJob | Start] = []
-    for i, c in enumerate(completions):
+    for i, completion in enumerate(completions):
         kind = _kind(source[i], task[i], i)
         if kind == "math":
-            jobs.append(MathJob(completion_text(c), M.gold_of(gold[i], answer[i]), kind))
+            jobs.append(MathJob(completion_text(completion), math_rewards.gold_of(gold[i], answer[i]), kind))
             continue
         if not isinstance(puzzle[i], str):
             raise ValueError(f"row {i}: a {kind} row needs its 'puzzle' column")
-        jobs.append(_puzzle_job(puzzle[i], kind, P.parse_state(state[i], f"row {i}"), completion_text(c),
-                                puzzle_timeout))
+        record = reward_sandbox.parse_state(state[i], f"row {i}")
+        jobs.append(_puzzle_job(puzzle[i], kind, record, completion_text(completion), puzzle_timeout))
     return score_jobs(jobs, math_timeout, budget_s, first_look_s)
 
 
@@ -94,16 +97,19 @@ def finereason_reward(prompts: Sequence[Any] | None = None, completions: Sequenc
         raise ValueError("finereason_reward needs completions")
     rows = score_rows(completions, columns)
     log_means(rows, columns.get("log_metric"), SOURCE)
-    return [r.reward for r in rows]
+    return [row.reward for row in rows]
 
 
 def verl_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any = None) -> float:
     """verl's ``compute_score`` for a puzzle row: ``ground_truth`` is JSON ``{"puzzle", "task", "state"}``."""
-    gt = json.loads(ground_truth) if isinstance(ground_truth, str) else ground_truth
-    if not isinstance(gt, dict) or gt.get("task") not in P.TASKS or not isinstance(gt.get("puzzle"), str):
-        raise ValueError(f"finereason ground_truth must be {{'puzzle', 'task', 'state'}} with task in {P.TASKS}")
-    rec = P.parse_state(gt.get("state"), "ground_truth")
-    return P.result(P.submit(gt["puzzle"], gt["task"], rec, str(solution_str))).reward
+    truth = json.loads(ground_truth) if isinstance(ground_truth, str) else ground_truth
+    if (not isinstance(truth, dict) or truth.get("task") not in reward_sandbox.TASKS
+            or not isinstance(truth.get("puzzle"), str)):
+        raise ValueError("finereason ground_truth must be {'puzzle', 'task', 'state'} with task in "
+                         f"{reward_sandbox.TASKS}")
+    record = reward_sandbox.parse_state(truth.get("state"), "ground_truth")
+    future = reward_sandbox.submit(truth["puzzle"], truth["task"], record, str(solution_str))
+    return reward_sandbox.result(future).reward
 
 
 def verl_row(row: dict[str, Any], index: int, split: str = "train") -> dict[str, Any]:
@@ -112,7 +118,7 @@ def verl_row(row: dict[str, Any], index: int, split: str = "train") -> dict[str,
     final answer."""
     if row.get("source") == "math" or row.get("task") == "math":
         source, ability = "math", "math"
-        truth: Any = M.gold_of(row.get("gold"), row.get("answer"))
+        truth: Any = math_rewards.gold_of(row.get("gold"), row.get("answer"))
     else:
         source, ability = SOURCE, "puzzle"
         truth = json.dumps({"puzzle": row.get("puzzle"), "task": row.get("task"), "state": row.get("state")},

@@ -35,7 +35,7 @@ from typing import Any
 
 from ...core.response import strip_think
 from ...scoring.extract import clip
-from . import prompts as P
+from . import prompts
 from .engines.base import INVALID_MOVE, MULTIPLE_MOVES, SOLVABLE, UNSOLVABLE, Engine, StateError
 from .engines.game24 import check_solution
 from .engines.graphcoloring import GraphColoringEngine
@@ -101,7 +101,7 @@ def release_defects(puzzle: str, record: dict[str, Any]) -> list[str]:
            else eng.check_forward(cur, child))
     if fwd is not None:
         out.append(STALE_CHILD)
-    if any(not eng.is_solvable(s) for s in _ancestors(eng, puzzle, inp)):
+    if any(not eng.is_solvable(state) for state in _ancestors(eng, puzzle, inp)):
         out.append(HARDCODED_ANCESTOR_LABEL)
     return out
 
@@ -109,39 +109,40 @@ def release_defects(puzzle: str, record: dict[str, Any]) -> list[str]:
 def _ancestors(eng: Engine[Any, Any], puzzle: str, inp: dict[str, Any]) -> list[Any]:
     """The ancestor states an ST prompt shows with a hard-coded Solvable label."""
     if isinstance(eng, GridPuzzleEngine):
-        return [GridState(eng.p.coerce(t), ()) for t in inp["initial_to_current"][1:-1]]
+        return [GridState(eng.p.coerce(table), ()) for table in inp["initial_to_current"][1:-1]]
     if puzzle == "game24":
         return [eng.from_json(inp["parent"])] if inp.get("grandparent") is not None else []
     return [eng.from_json(inp[k]) for k in ("grandparent", "parent") if inp.get(k) is not None]
 
 
 # -- prompts ------------------------------------------------------------------------------------------
-def build_prompt(puzzle: str, task: str, record: dict[str, Any], options: P.PromptOptions = P.PromptOptions()
-                 ) -> str:
+def build_prompt(puzzle: str, task: str, record: dict[str, Any],
+                 options: prompts.PromptOptions = prompts.PromptOptions()) -> str:
     """The prompt for ``task`` in ``prompts.TASKS``: a state record for SC/ST, a question record for E2E."""
     inp = record["inputs"]
     if task == "e2e":
-        return P.E2E[puzzle](inp)
+        return prompts.E2E[puzzle](inp)
     show_child = True
     if options.stale_child == "omit":
         show_child = STALE_CHILD not in release_defects(puzzle, record)
     if task == "state_checking":
-        return P.SC[puzzle](inp, child=show_child)
+        return prompts.SC[puzzle](inp, child=show_child)
     if task != "state_transition":
-        raise ValueError(f"unknown task {task!r}; expected one of {P.TASKS}")
+        raise ValueError(f"unknown task {task!r}; expected one of {prompts.TASKS}")
     status = record["outputs"]["current_status"]
     eng = engine_for(puzzle, record) if options.true_ancestor_labels else None
 
     def lab(state_json: Any) -> str:
         if eng is None or state_json is None:
             return SOLVABLE
-        st = GridState(eng.p.coerce(state_json), ()) if isinstance(eng, GridPuzzleEngine) else eng.from_json(state_json)
-        return SOLVABLE if eng.is_solvable(st) else UNSOLVABLE
+        state = (GridState(eng.p.coerce(state_json), ()) if isinstance(eng, GridPuzzleEngine)
+                 else eng.from_json(state_json))
+        return SOLVABLE if eng.is_solvable(state) else UNSOLVABLE
 
     if puzzle == "gridpuzzle":
-        return P.grid_st(inp, status, [lab(t) for t in inp["initial_to_current"]], child=show_child)
+        return prompts.grid_st(inp, status, [lab(table) for table in inp["initial_to_current"]], child=show_child)
     ancestors = {"parent": lab(inp.get("parent")), "grandparent": lab(inp.get("grandparent"))}
-    fn = {"sudoku": P.sudoku_st, "graphcoloring": P.gc_st, "game24": P.g24_st}[puzzle]
+    fn = {"sudoku": prompts.sudoku_st, "graphcoloring": prompts.gc_st, "game24": prompts.g24_st}[puzzle]
     return fn(inp, status, ancestors, child=show_child,
               official_grandparent=options.missing_grandparent == "official")
 
@@ -167,9 +168,9 @@ def extract_sc(response: str) -> tuple[str | None, str]:
             return UNSOLVABLE, "answer_label"
         if _SOLV.search(tail):
             return SOLVABLE, "answer_label"
-        m = _BARE.search(tail)
-        if m:
-            return (SOLVABLE if m.group(1) == "A" else UNSOLVABLE), "answer_letter"
+        bare = _BARE.search(tail)
+        if bare:
+            return (SOLVABLE if bare.group(1) == "A" else UNSOLVABLE), "answer_letter"
     return None, "none"
 
 
@@ -202,17 +203,17 @@ def state_checking_metrics(golds: Sequence[str], preds: Sequence[str | None]) ->
     if len(golds) != len(preds):
         raise ValueError("golds and preds differ in length")
     tp = fp = fn = tn = unparsed = 0
-    for g, p in zip(golds, preds, strict=True):
-        if p is None:
+    for gold, pred in zip(golds, preds, strict=True):
+        if pred is None:
             unparsed += 1
-        if g == UNSOLVABLE:
-            tp += p == UNSOLVABLE
-            fn += p != UNSOLVABLE
+        if gold == UNSOLVABLE:
+            tp += pred == UNSOLVABLE
+            fn += pred != UNSOLVABLE
         else:
-            fp += p == UNSOLVABLE
-            tn += p == SOLVABLE
+            fp += pred == UNSOLVABLE
+            tn += pred == SOLVABLE
     n = len(golds)
-    correct = sum(g == p for g, p in zip(golds, preds, strict=True))
+    correct = sum(gold == pred for gold, pred in zip(golds, preds, strict=True))
     prec = tp / (tp + fp) if tp + fp else 0.0
     rec = tp / (tp + fn) if tp + fn else 0.0
     f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
@@ -303,12 +304,12 @@ def extract_expression(response: str) -> str | None:
     line = tail.strip().split("\n", 1)[0]
     for _ in range(4):
         line = re.sub(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", r"((\1)/(\2))", line)
-    for a, b in _LATEX:
-        line = line.replace(a, b)
+    for latex, plain in _LATEX:
+        line = line.replace(latex, plain)
     line = re.sub(r"\*\*|`|\$", " ", line).strip().rstrip(".").strip()
-    parts = [p.strip() for p in line.split("=")]
-    cands = [p for p in parts if p and not re.fullmatch(r"24(?:\.0+)?", p)]
-    return cands[0] if cands else None
+    sides = [side.strip() for side in line.split("=")]
+    candidates = [side for side in sides if side and not re.fullmatch(r"24(?:\.0+)?", side)]
+    return candidates[0] if candidates else None
 
 
 def score_e2e(puzzle: str, record: dict[str, Any], response: str) -> Verdict:
@@ -329,7 +330,8 @@ def score_e2e(puzzle: str, record: dict[str, Any], response: str) -> Verdict:
     eng = engine_for(puzzle, record)
     try:
         if isinstance(eng, GraphColoringEngine):
-            if not isinstance(raw, list) or any(isinstance(v, bool) or not isinstance(v, int) for v in raw):
+            if not isinstance(raw, list) or any(isinstance(color, bool) or not isinstance(color, int)
+                                                for color in raw):
                 raise StateError("a coloring is a list of integers")
             ok = eng.is_proper_complete(raw)
             return Verdict(ok, extracted, "solution", {"reason": "valid coloring" if ok else "not a valid coloring"})
@@ -342,7 +344,7 @@ def score_e2e(puzzle: str, record: dict[str, Any], response: str) -> Verdict:
             ok = pred.table == eng.p.coerce(gold)
         else:
             ok = eng.is_goal(GridState(pred.table, tuple(eng.p.clues))) and all(
-                v != "" for row in pred.table for v in row)
+                cell != "" for row in pred.table for cell in row)
         return Verdict(ok, extracted, "solution", {"reason": "matches the solution" if ok else "differs"})
     gold = out.get("final")
     if gold is not None:
@@ -360,13 +362,13 @@ def score(puzzle: str, task: str, record: dict[str, Any], response: str, **kwarg
         return score_state_transition(puzzle, record, response, **kwargs)
     if task == "e2e":
         return score_e2e(puzzle, record, response)
-    raise ValueError(f"unknown task {task!r}; expected one of {P.TASKS}")
+    raise ValueError(f"unknown task {task!r}; expected one of {prompts.TASKS}")
 
 
 def error_breakdown(verdicts: Iterable[Verdict]) -> dict[str, int]:
     """Counts per ST error type (paper Fig. 4b)."""
     counts = dict.fromkeys(ERROR_TYPES, 0)
-    for v in verdicts:
-        if v.error:
-            counts[v.error] = counts.get(v.error, 0) + 1
+    for verdict in verdicts:
+        if verdict.error:
+            counts[verdict.error] = counts.get(verdict.error, 0) + 1
     return counts
