@@ -1,5 +1,6 @@
-"""What every command shares, defined once: the app, ``--store``, ``-O`` options, ``--json`` output, failing with
-one line, opening a store, a benchmark with its options, the report printed after a command."""
+"""What every command shares, defined once: the app, the shared options (``--store``, ``--json``, ``--offline``,
+``-O``), the exit statuses, failing with one line, opening a store, a benchmark with its options, the report
+printed after a command."""
 
 from __future__ import annotations
 

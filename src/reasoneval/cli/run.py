@@ -12,7 +12,7 @@ import os
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -91,14 +91,25 @@ def run(
     except (ModelError, FileNotFoundError, ValueError) as e:
         fail(str(e))
     except (KeyboardInterrupt, asyncio.CancelledError) as e:
-        if display is not None:  # an interrupted run keeps its name too
-            st.set_display_name(run_id, display)
-        if isinstance(e, asyncio.CancelledError) and term.signum is None:
-            raise
-        how = f" by {term.name}" if term.signum is not None else ""
-        typer.echo(f"\ninterrupted{how}: run {run_id} is stored in {out.store}; re-run the same command to resume "
-                   "it (nothing finished is asked again)", err=True)
-        raise typer.Exit(term.exit_code) from None
+        _interrupted(e, term, st, run_id, display, out.store)
+    _finished(st, result, display, out)
+
+
+def _interrupted(e: BaseException, term: Termination, st: RunStore, run_id: str, display: str | None,
+                 store: Path) -> NoReturn:
+    """Ctrl-C, SIGTERM or SIGHUP: the run is stored (with its name); how to resume it, exit 128 + the signal."""
+    if display is not None:  # an interrupted run keeps its name too
+        st.set_display_name(run_id, display)
+    if isinstance(e, asyncio.CancelledError) and term.signum is None:
+        raise e
+    how = f" by {term.name}" if term.signum is not None else ""
+    typer.echo(f"\ninterrupted{how}: run {run_id} is stored in {store}; re-run the same command to resume it "
+               "(nothing finished is asked again)", err=True)
+    raise typer.Exit(term.exit_code) from None
+
+
+def _finished(st: RunStore, result: Any, display: str | None, out: Output) -> None:
+    """A finished run: its name, its counts and requests, its report, why calls failed and the exit status."""
     if display is not None:
         st.set_display_name(result.run_id, display)
     typer.echo(f"run {result.run_id}{' (resumed)' if result.resumed else ''}: {result.units} items, "
