@@ -1,9 +1,10 @@
 """``run`` (a benchmark against a model), ``score`` (a stored run again), ``rescore`` and ``import`` (completions
 made elsewhere). ``run``'s options come in typed groups (:mod:`.run_options`).
 
-What runs the engine (``runner/local``, ``runner/ray_exec``, ``runner/rescore``, ``runner/importer``: some 70
-modules, a third of the CLI's start-up) is imported by the command that runs it, so ``--help`` and the other
-commands do not pay for it."""
+Everything else is imported at the top. What runs the engine (``runner/local``, ``runner/ray_exec``,
+``runner/rescore``, ``runner/importer``: some 70 modules, ~100 ms, a sixth of the CLI's start-up) and what one
+command alone reads (``report/collect``, ``runner/harness_logs``: ~25 ms) are imported by the command that needs
+them, so ``--help`` and the other commands do not pay for them."""
 
 from __future__ import annotations
 
@@ -127,7 +128,7 @@ def _execute(bench: Any, spec: Any, st: RunStore, term: Termination, announce: s
              ray: RayOptions, redo: Redo, progress: bool) -> Any:
     """Run ``spec`` on this machine or on Ray workers; the engine's ``RunResult``."""
     if ray.executor == "ray":
-        from ..runner.ray_exec import json_object, run_ray  # Ray itself is imported only there
+        from ..runner.ray_exec import json_object, run_ray  # (see the module's docstring; Ray: only there)
 
         typer.echo(announce, err=True)
         return run_ray(bench, spec, st, workers=ray.workers, address=ray.ray_address,
@@ -136,7 +137,7 @@ def _execute(bench: Any, spec: Any, st: RunStore, term: Termination, announce: s
                        runtime_env=json_object("--ray-runtime-env", ray.ray_runtime_env),
                        concurrency=ray.ray_worker_concurrency, start_timeout_s=ray.ray_start_timeout,
                        refresh=redo.refresh, retry_unanswered=redo.retry_unanswered)
-    from ..runner.local import run_local  # the engine (see the module's docstring)
+    from ..runner.local import run_local  # (see the module's docstring)
 
     return asyncio.run(term.guard(run_local(bench, spec, st, http.concurrency, redo.retry_errors, progress,
                                             announce, http.options(), say=_say, refresh=redo.refresh,
@@ -180,7 +181,7 @@ def rename(
     store: StoreOpt = DEFAULT_STORE,
 ) -> None:
     """Set the display name a run carries in every table and plot (the run id stays the same)."""
-    from ..report.collect import resolve_run  # (15 ms of imports only the commands that read runs need)
+    from ..report.collect import resolve_run  # (see the module's docstring)
 
     if (name is None) == (not reset):
         fail("give a NAME, or --reset to derive the name from the model again (not both)")
@@ -240,8 +241,8 @@ def score(
 
     A run of a Hub release is re-scored against the commit and file hashes it recorded, from the local
     Hugging Face cache only (never what the Hub serves now); when that data is gone, one line says so."""
-    from ..report.collect import resolve_run
-    from ..runner.engine import SCORER  # the engine (see the module's docstring)
+    from ..report.collect import resolve_run  # (see the module's docstring)
+    from ..runner.engine import SCORER
     from ..runner.rescore import rescore_run
 
     st = existing_store(store)
@@ -300,7 +301,7 @@ def _import_limits(member_mb: int | None, log_mb: int | None) -> tuple[int, int]
     """``--max-member-mb`` / ``--max-log-mb`` as bytes (None: the defaults of ``runner/harness_logs.py``)."""
     if member_mb is None and log_mb is None:
         return None
-    from ..runner import harness_logs
+    from ..runner import harness_logs  # (see the module's docstring)
 
     return ((member_mb << 20) if member_mb else harness_logs.MAX_MEMBER,
             (log_mb << 20) if log_mb else harness_logs.MAX_TOTAL)
@@ -325,8 +326,8 @@ def import_cmd(
     the benchmark's own output files (`rescore`'s formats), lm-evaluation-harness `--log_samples` files and
     inspect-ai eval logs. A log's prompts are kept; a run whose prompts are not the ones the benchmark builds is
     labelled with its origin (`imported: lm-eval task T`) in `runs` and the reports."""
-    from ..runner.harness_logs import harness_rows, is_harness_log
-    from ..runner.importer import import_rows  # the engine (see the module's docstring)
+    from ..runner.harness_logs import harness_rows, is_harness_log  # (see the module's docstring)
+    from ..runner.importer import import_rows
 
     display = _display_name("--name", name) if name is not None else None
     pairs = [*(option or []), *([f"scoring={scoring}"] if scoring else [])]
