@@ -1,6 +1,6 @@
 """CLI commands for statistics and dataset tables: ``compare``, ``correlate``, ``ablation``, ``stats``.
 
-Attached to the main app by ``register(app)`` (``cli/__init__.py``).
+Attached to the main app by ``register(app)`` (``cli/commands.py``).
 """
 
 from __future__ import annotations
