@@ -62,13 +62,18 @@ def test_failed_calls_are_explained_and_all_failed_exits_nonzero(tmp_path: Path,
     assert "every call failed (4 of 4)" in p.stderr
 
 
-def test_some_failed_calls_are_explained_exit_zero(tmp_path: Path, make_server) -> None:
+def test_some_failed_calls_are_explained_and_exit_three(tmp_path: Path, make_server) -> None:
     flaky = make_server("--delay", "0", "--faults", "400", "--fail-every", "2")
     p = _cli("run", "toy:a", "--limit", "6", "--model", f"openai-compat/m@{flaky.url}", "--no-progress",
              cwd=tmp_path)
-    assert p.returncode == 0, p.stderr
+    assert p.returncode == 3, p.stderr  # the run finished, but not every item has an answer
     assert "3 x HTTP 400" in p.stderr
-    assert "3 of 6 items failed" in p.stderr
+    assert "3 of 6 items failed" in p.stderr and "(exit status 3)" in p.stderr
+    assert "toy (zero-shot)" in p.stdout  # the table of the answered items is still printed
+    again = _cli("run", "toy:a", "--limit", "6", "--model", f"openai-compat/m@{flaky.url}", "--no-progress",
+                 "--retry-errors", cwd=tmp_path)  # the faults hit each prompt's first request only
+    assert again.returncode == 0, again.stderr
+    assert "0 errors" in again.stderr
 
 
 def test_run_id_first_and_ctrl_c_says_how_to_resume(tmp_path: Path, make_server) -> None:

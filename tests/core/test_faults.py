@@ -420,7 +420,7 @@ def test_kor_mixed_and_subquestions_exclude_errors_end_to_end(tmp_path: Path, ma
         p = _cli("run", target, "--mode", mode, "--limit", str(limit), "--limit-mode", "first",
                  "--model", f"openai-compat/m@{srv.url}",
                  "--store", str(db), "--no-progress", "--json", "--timeout-total", "30", cwd=tmp_path)
-        assert p.returncode == 0, p.stderr[-2000:]
+        assert p.returncode == (3 if faults else 0), p.stderr[-2000:]  # 3: finished, some items failed
         assert time.monotonic() - t0 < 60  # budget for one CLI run of these items (measured ~2 s)
         doc = json.loads(p.stdout)
         store = RunStore(db, readonly=True)

@@ -174,7 +174,7 @@ def test_control_codes_from_a_server_are_stripped(tmp_path: Path, make_server, f
     store_path = tmp_path / "s.db"
     p = _cli("run", "toy", "--model", f"openai-compat/fake@{srv.url}", "--store", str(store_path),
              "--no-progress", "--stream" if stream else "--no-stream", cwd=tmp_path)
-    assert p.returncode == 0, p.stderr[-3000:]  # some items failed: the usual summary, as for any error
+    assert p.returncode == 3, p.stderr[-3000:]  # some items failed: the usual summary and status, as for any error
     assert "10 of 50 items failed and are excluded from accuracy" in p.stderr
     r = _cli("report", _run_id(store_path), "--store", str(store_path), cwd=tmp_path)
     e = _cli("export", _run_id(store_path), str(tmp_path / "out.jsonl"), "--store", str(store_path), cwd=tmp_path)

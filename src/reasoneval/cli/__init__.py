@@ -1,57 +1,26 @@
 """The ``reasoneval`` command line: one app, its commands in modules named for what they hold.
 
-``common`` (what every command shares: the app, ``--store``, ``-O``, ``--json``, failing with one line),
-``run`` (run | score | rescore | import), ``rescore`` (the output of ``rescore``), ``tables``
+``common`` (what every command shares, defined once: the app, ``--store``, ``--json``, ``--offline``, ``-O``,
+the exit statuses, failing with one line), ``groups`` (typed option groups), ``run`` (run | score | rescore |
+import | rename; ``run``'s option groups in ``run_options``), ``rescore`` (the output of ``rescore``), ``tables``
 (report | runs | export), ``catalogue`` (list | generate | judge-audit), ``stats`` (compare | correlate |
-ablation | stats), ``runs`` (rm | show), ``data`` (data pull | list | verify), ``build`` (build ...).
-Each benchmark adds its own subcommands through ``Benchmark.cli``; none is named here.
+ablation | stats), ``runs`` (rm | show), ``data`` (data pull | list | verify), ``build`` (build ...); ``commands``
+puts them all on the app, with each benchmark's own subcommands (``Benchmark.cli``).
+
+``app`` and ``main`` are loaded on first use, so a benchmark's command module may import the shared options of
+``cli.common`` at its top without registering every command (and itself) halfway through its own import.
 """
 
 from __future__ import annotations
 
-import sys
-
-import typer
-
-from ..core import registry
-from . import catalogue, run, tables
-from .build import app as build_app
-from .common import CommandGroups, app
-from .data import app as data_app
-from .runs import register as register_runs
-from .stats import register as register_stats
+from typing import Any
 
 __all__ = ["app", "main"]
 
-_ = (run, tables)  # their commands are registered on import
-app.add_typer(data_app, name="data")
-register_stats(app)
-register_runs(app)
-app.add_typer(build_app, name="build")
-app.add_typer(catalogue.generate_app, name="generate")
 
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from . import commands
 
-def _benchmark_commands() -> None:
-    groups = CommandGroups(app, catalogue.generate_app, build_app)
-    for name in registry.names():
-        try:
-            bench = registry.get(name)
-        except Exception as e:  # noqa: BLE001 - a broken plugin must not take the whole CLI down
-            print(f"warning: benchmark {name!r} could not be loaded: {e}", file=sys.stderr)
-            continue
-        bench.cli(groups)
-
-
-_benchmark_commands()
-
-
-def main() -> None:
-    from ..store.errors import StoreError
-
-    try:
-        app()
-    except StoreError as e:  # a store that cannot be opened, read or written: one line, not a traceback
-        from ..core.safetext import shown
-
-        typer.echo(f"error: {shown(e, keep_newlines=True)}", err=True)
-        sys.exit(2)
+        return getattr(commands, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,5 +1,6 @@
-"""What every command shares, defined once: the app, ``--store``, ``-O`` options, ``--json`` output, failing with
-one line, opening a store, a benchmark with its options, the report printed after a command."""
+"""What every command shares, defined once: the app, the shared options (``--store``, ``--json``, ``--offline``,
+``-O``), the exit statuses, failing with one line, opening a store, a benchmark with its options, the report
+printed after a command."""
 
 from __future__ import annotations
 
@@ -18,11 +19,22 @@ from ..core import registry
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help=f"Reasoning benchmark evaluation ({', '.join(registry.names())}).")
 
+#: exit statuses of ``reasoneval run`` (README "Exit status"): every item answered; the run finished but some
+#: items failed (stored as errors, left out of accuracy); every call failed or the engine died; a usage error
+#: (nothing was run; one ``error:`` line); interrupted runs exit 128 + the signal (130 for Ctrl-C)
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_SOME_FAILED = 0, 1, 2, 3
+EXIT_STATUS_HELP = (f"Exit status: {EXIT_OK} every item answered; {EXIT_SOME_FAILED} the run finished but some items "
+                    f"failed (--retry-errors re-asks them); {EXIT_FAILED} every call failed or the engine died; "
+                    f"{EXIT_USAGE} a usage or setup error (one error: line); 130 / 143 interrupted (resumable).")
+
 StoreOpt = Annotated[Path, typer.Option("--store", envvar="REASONEVAL_STORE", help="SQLite run store")]
 DEFAULT_STORE = Path("reasoneval.db")
+JsonOpt = Annotated[bool, typer.Option("--json", help="print the result as JSON (one document on standard output)")]
+OfflineOpt = Annotated[bool, typer.Option("--offline", help="Hugging Face Hub releases from the local cache only, "
+                                                            "no network (as HF_HUB_OFFLINE=1)")]
 
 
-def fail(msg: str, code: int = 2) -> NoReturn:
+def fail(msg: str, code: int = EXIT_USAGE) -> NoReturn:
     from ..core.safetext import shown
 
     typer.echo(f"error: {shown(msg, keep_newlines=True)}", err=True)  # file and model names are outside text
@@ -175,8 +187,6 @@ def stdout_guard() -> Iterator[None]:
         fail(f"cannot write to standard output: {e.strerror or e}")
 
 
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="print the result as JSON")]
 
 
 @dataclass(frozen=True)

@@ -1,18 +1,40 @@
 """``run`` (a benchmark against a model), ``score`` (a stored run again), ``rescore`` and ``import`` (completions
-made elsewhere)."""
+made elsewhere). ``run``'s options come in typed groups (:mod:`.run_options`).
+
+Everything else is imported at the top. What runs the engine (``runner/local``, ``runner/ray_exec``,
+``runner/rescore``, ``runner/importer``: some 70 modules, ~100 ms, a sixth of the CLI's start-up) and what one
+command alone reads (``report/collect``, ``runner/harness_logs``: ~25 ms) are imported by the command that needs
+them, so ``--help`` and the other commands do not pay for them."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import sys
+from collections import Counter
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
+from ..core import registry
+from ..core.safetext import json_shown, shown, strip_controls
+from ..hub import set_offline
+from ..hub.pinned import pinned_to
+from ..models.base import ModelError
+from ..models.registry import load_model
+from ..report.labels import clean_name, display_name
+from ..runner.errors import error_kind
+from ..runner.launch import SpecError, plan_run
+from ..runner.signals import Termination
+from ..store.sqlite import RunStore
 from .common import (
     DEFAULT_STORE,
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_SOME_FAILED,
+    EXIT_STATUS_HELP,
+    JsonOpt,
     OptionsOpt,
     StoreOpt,
     app,
@@ -22,147 +44,129 @@ from .common import (
     fail,
     print_report,
 )
+from .groups import grouped
+from .run_options import Generation, HTTPLimits, Output, RayOptions, Redo, Selection
 
 
 def _say(line: str) -> None:
     typer.echo(line, err=True)
 
 
-@app.command()
+@app.command(context_settings={"allow_extra_args": True}, epilog=EXIT_STATUS_HELP)
+@grouped
 def run(
-    target: Annotated[str, typer.Argument(help=f"benchmark[:subset]: {benchmark_names()} (`reasoneval list` shows the subsets)")],
+    ctx: typer.Context,
+    target: Annotated[str, typer.Argument(help=f"benchmark[:subset[,subset]]: {benchmark_names()} (`reasoneval list` shows the subsets)")],
     model: Annotated[str, typer.Option(help="llamacpp/default | openai/<m> | openai-compat/<m>@URL[,URL] | anthropic/<m> | hf/<path> | vllm/<path>")] = "llamacpp/default",
-    mode: Annotated[str | None, typer.Option(help="protocol (see `reasoneval list`)")] = None,
-    limit: Annotated[int | None, typer.Option(min=1, help="N items of EACH subset (default: all): a seeded sample keeping the labels' and categories' shares (--limit-mode first: the first N)")] = None,
-    limit_mode: Annotated[str, typer.Option(help="how --limit picks items: sample (seeded, stratified) | first (the first N in the release's order)")] = "sample",
-    limit_seed: Annotated[int, typer.Option(help="seed of the --limit sample (part of the run id)")] = 0,
-    concurrency: Annotated[int, typer.Option(min=1, help="requests in flight")] = 32,
-    samples: Annotated[int, typer.Option(min=1, help="samples per item")] = 1,
-    seed: Annotated[int | None, typer.Option(help="seed sent to the model (and of per-sample seeds); default: none sent")] = None,
-    max_tokens: Annotated[int | None, typer.Option(min=1, help="default: the benchmark's")] = None,
-    temperature: Annotated[float | None, typer.Option(help="default: greedy / provider default")] = None,
-    top_p: Annotated[float | None, typer.Option(help="nucleus sampling top-p (default: the benchmark's)")] = None,
-    reasoning_effort: Annotated[str | None, typer.Option(help="minimal|low|medium|high: sent as reasoning_effort (Anthropic: thinking budget)")] = None,
-    system: Annotated[str | None, typer.Option(help="system message before every prompt (@FILE reads a file)")] = None,
-    extra_body: Annotated[str | None, typer.Option(help="JSON object merged into every request body (provider fields)")] = None,
-    settings: Annotated[str | None, typer.Option(help="named generation settings, e.g. paper (`reasoneval list` shows them)")] = None,
-    stream: Annotated[bool, typer.Option(help="stream HTTP responses to measure time to first answer token (not part of the run id)")] = True,
     judge: Annotated[str | None, typer.Option(help="judge model spec (for the benchmarks that use one)")] = None,
-    retry_errors: Annotated[bool, typer.Option("--retry-errors", help="re-ask only failed calls")] = False,
-    retry_unanswered: Annotated[bool, typer.Option("--retry-unanswered", help="also re-ask the items whose stored answer is empty or unextractable (their cached responses are not read)")] = False,
-    refresh: Annotated[bool, typer.Option("--refresh", help="re-ask every item: the cache is not read, the new answers replace the stored and cached ones")] = False,
     fingerprint: Annotated[str, typer.Option(help="how local weights (hf/, llamacpp/<file>, vllm/) are identified: sampled (sizes + 64 blocks of each large file, memoised) | full (every byte; another run id)")] = "sampled",
-    executor: Annotated[str, typer.Option(help="local | ray")] = "local",
-    ray_address: Annotated[str | None, typer.Option(help="ray://host:port (default: start a local cluster)")] = None,
-    workers: Annotated[int, typer.Option(help="Ray workers")] = 2,
-    ray_actor_options: Annotated[str | None, typer.Option(help='JSON merged into each Ray worker\'s options, e.g. {"num_gpus": 1}')] = None,
-    ray_runtime_env: Annotated[str | None, typer.Option(help="JSON runtime_env for ray.init (pip, py_modules, env_vars)")] = None,
-    ray_worker_concurrency: Annotated[int | None, typer.Option(min=1, help="requests in flight per Ray worker (default: the backend's limit)")] = None,
-    ray_start_timeout: Annotated[float | None, typer.Option(min=1, help="seconds to wait for the Ray workers to load the model (default 1800)")] = None,
-    data: Annotated[str | None, typer.Option(help="dataset path: a folder or file replacing the benchmark's data")] = None,
-    option: OptionsOpt = None,
-    offline: Annotated[bool, typer.Option("--offline", help="Hub releases from the local cache only, no network (as HF_HUB_OFFLINE=1)")] = False,
-    timeout_connect: Annotated[float, typer.Option(min=0.1, help="HTTP connect timeout, s (not part of the run id)")] = 10.0,
-    timeout_read: Annotated[float | None, typer.Option(min=0.1, help="HTTP read timeout, s (default: the total)")] = None,
-    timeout_total: Annotated[float, typer.Option(min=0.1, help="HTTP timeout of one attempt, s")] = 600.0,
-    hedge_after: Annotated[float | None, typer.Option(min=0, help="a request with no byte of its answer after S s gives its slot back and one copy is sent, the first answer to start goes on (default adaptive: 4 x the p99 time to first byte, 1-300 s; 0 off)")] = None,
-    abandon_after: Annotated[float | None, typer.Option(min=0, help="an attempt silent for S s (no byte from any copy) is abandoned and retried; bytes arriving are never abandoned (default adaptive: 8 x the p99 time to first byte, at least 2 s, at most --timeout-total; 0 off)")] = None,
-    max_extra_requests: Annotated[float, typer.Option(min=0, help="extra requests (hedge copies, abandoned attempts sent again) per run, as a share of its items (rounded up, at least 1; 0: never hedge nor abandon)")] = 0.05,
-    max_response_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response read, MiB received (default 64; not part of the run id)")] = None,
-    max_decoded_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response once decompressed, MiB (default 64)")] = None,
-    max_response_chars: Annotated[int | None, typer.Option(min=1, help="most characters of answer + reasoning read from one response (default 8,000,000)")] = None,
-    store: StoreOpt = DEFAULT_STORE,
-    json_out: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
-    progress: bool = True,
-    name: Annotated[str | None, typer.Option("--name", help="display name in tables and plots (default: the model name without provider and endpoint); stored in the run record, not part of the run id; `reasoneval rename` changes it")] = None,
+    items: Selection = Selection(),
+    gen: Generation = Generation(),
+    http: HTTPLimits = HTTPLimits(),
+    ray: RayOptions = RayOptions(),
+    redo: Redo = Redo(),
+    out: Output = Output(),
 ) -> None:
     """Run a benchmark against a model, store every completion, score it and print the table."""
-    from ..models.base import ModelError
-    from ..store.sqlite import RunStore
-
-    if offline:
-        from ..hub import set_offline
-
+    _stray_words(target, ctx.args)
+    display = _display_name("--name", out.name) if out.name is not None else None
+    redo.check()
+    ray.check()
+    if items.offline:
         set_offline(True)
-    display = _display_name("--name", name) if name is not None else None
-    from ..runner.launch import SpecError, plan_run
-
-    if refresh and retry_unanswered:
-        fail("--refresh re-asks every item already; drop --retry-unanswered")
     try:
-        bench, spec = plan_run(
-            target, model, mode=mode, limit=limit, limit_mode=limit_mode, limit_seed=limit_seed, samples=samples,
-            seed=seed, max_tokens=max_tokens, temperature=temperature, top_p=top_p,
-            reasoning_effort=reasoning_effort, system=_read_system(system), extra_body=extra_body,
-            settings=settings, judge=judge, data=data, option_pairs=option, say=_say, fingerprint=fingerprint)
+        bench, spec = plan_run(target, model, judge=judge, fingerprint=fingerprint, say=_say,
+                               **items.plan_args(), **gen.plan_args())
+        run_id = spec.run_id()  # local weights: their content fingerprint (models/fingerprint.py)
     except SpecError as e:
         fail(str(e))
-    mode = spec.mode
-    if executor not in ("local", "ray"):
-        fail(f"unknown executor {executor!r}: local or ray")
-    try:
-        run_id = spec.run_id()  # local weights: their content fingerprint (models/fingerprint.py)
     except OSError as e:
         fail(f"{model}: cannot read the model files: {e}")
-    announce = f"run {run_id}: {target} ({mode}) on {model}  [store {store}]"
-    from ..runner.launch import http_options
-
-    http = http_options(timeout_total=timeout_total, timeout_connect=timeout_connect, timeout_read=timeout_read,
-                        hedge_after=hedge_after, abandon_after=abandon_after, stream=stream,
-                        max_extra_requests=max_extra_requests, max_response_mb=max_response_mb,
-                        max_decoded_mb=max_decoded_mb, max_response_chars=max_response_chars)
-    from ..runner.signals import Termination
-
-    st = RunStore(store)
+    st = RunStore(out.store)
     term = Termination()  # SIGTERM / SIGHUP stop the run like Ctrl-C
     try:
         # this process alone runs run_id on this store (else one `error:` line); released when the run ends
         with term, st.run_lock(run_id):
-            if executor == "ray":
-                from ..runner.ray_exec import json_object, run_ray
-
-                typer.echo(announce, err=True)
-                result = run_ray(bench, spec, st, workers=workers, address=ray_address,
-                                 retry_errors=retry_errors, progress=progress,
-                                 actor_options=json_object("--ray-actor-options", ray_actor_options),
-                                 runtime_env=json_object("--ray-runtime-env", ray_runtime_env),
-                                 concurrency=ray_worker_concurrency, start_timeout_s=ray_start_timeout,
-                                 refresh=refresh, retry_unanswered=retry_unanswered)
-            else:
-                from ..runner.local import run_local
-
-                result = asyncio.run(term.guard(run_local(bench, spec, st, concurrency, retry_errors, progress,
-                                                          announce, http, say=_say, refresh=refresh,
-                                                          retry_unanswered=retry_unanswered, quiet_gc=True)))
-    except ModelError as e:
-        fail(str(e))
-    except (FileNotFoundError, ValueError) as e:
+            result = _execute(bench, spec, st, term, f"run {run_id}: {target} ({spec.mode}) on {model}  "
+                              f"[store {out.store}]", http, ray, redo, out.progress)
+    except (ModelError, FileNotFoundError, ValueError) as e:
         fail(str(e))
     except (KeyboardInterrupt, asyncio.CancelledError) as e:
-        if display is not None:  # an interrupted run keeps its name too
-            st.set_display_name(run_id, display)
-        if isinstance(e, asyncio.CancelledError) and term.signum is None:
-            raise
-        how = f" by {term.name}" if term.signum is not None else ""
-        typer.echo(f"\ninterrupted{how}: run {run_id} is stored in {store}; re-run the same command to resume it "
-                   "(nothing finished is asked again)", err=True)
-        raise typer.Exit(term.exit_code) from None
+        _interrupted(e, term, st, run_id, display, out.store)
+    _finished(st, result, display, out)
+
+
+def _interrupted(e: BaseException, term: Termination, st: RunStore, run_id: str, display: str | None,
+                 store: Path) -> NoReturn:
+    """Ctrl-C, SIGTERM or SIGHUP: the run is stored (with its name); how to resume it, exit 128 + the signal."""
+    if display is not None:  # an interrupted run keeps its name too
+        st.set_display_name(run_id, display)
+    if isinstance(e, asyncio.CancelledError) and term.signum is None:
+        raise e
+    how = f" by {term.name}" if term.signum is not None else ""
+    typer.echo(f"\ninterrupted{how}: run {run_id} is stored in {store}; re-run the same command to resume it "
+               "(nothing finished is asked again)", err=True)
+    raise typer.Exit(term.exit_code) from None
+
+
+def _finished(st: RunStore, result: Any, display: str | None, out: Output) -> None:
+    """A finished run: its name, its counts and requests, its report, why calls failed and the exit status."""
     if display is not None:
         st.set_display_name(result.run_id, display)
     typer.echo(f"run {result.run_id}{' (resumed)' if result.resumed else ''}: {result.units} items, "
                f"{result.generated} generated, {result.cached} cached, {result.reused} reused, "
-               f"{result.errors} errors  [store {store}]", err=True)
+               f"{result.errors} errors  [store {out.store}]", err=True)
     if result.extra.get("requests"):
         typer.echo(_requests_line(result.extra["requests"]), err=True)
-    print_report(st, [result.run_id], json_out, prompts=False)
+    print_report(st, [result.run_id], out.json_out, prompts=False)
     code = _explain_errors(st, result)
     if code:
         raise typer.Exit(code)
 
 
-def _display_name(flag: str, raw: str) -> str:
-    from ..report.labels import clean_name
+def _execute(bench: Any, spec: Any, st: RunStore, term: Termination, announce: str, http: HTTPLimits,
+             ray: RayOptions, redo: Redo, progress: bool) -> Any:
+    """Run ``spec`` on this machine or on Ray workers; the engine's ``RunResult``."""
+    if ray.executor == "ray":
+        from ..runner.ray_exec import json_object, run_ray  # (see the module's docstring; Ray: only there)
 
+        typer.echo(announce, err=True)
+        return run_ray(bench, spec, st, workers=ray.workers, address=ray.ray_address,
+                       retry_errors=redo.retry_errors, progress=progress,
+                       actor_options=json_object("--ray-actor-options", ray.ray_actor_options),
+                       runtime_env=json_object("--ray-runtime-env", ray.ray_runtime_env),
+                       concurrency=ray.ray_worker_concurrency, start_timeout_s=ray.ray_start_timeout,
+                       refresh=redo.refresh, retry_unanswered=redo.retry_unanswered)
+    from ..runner.local import run_local  # (see the module's docstring)
+
+    return asyncio.run(term.guard(run_local(bench, spec, st, http.concurrency, redo.retry_errors, progress,
+                                            announce, http.options(), say=_say, refresh=redo.refresh,
+                                            retry_unanswered=redo.retry_unanswered, quiet_gc=True)))
+
+
+def _stray_words(target: str, words: list[str]) -> None:
+    """Words after TARGET are a mistake: one ``error:`` line, naming what was meant when the words are subsets of
+    the benchmark (``bench sub``: ``bench:sub``) or one of its modes (``--mode``). The benchmark's own catalogue
+    says which (no benchmark is named here)."""
+    if not words:
+        return
+    name, subset = registry.parse_target(target)
+    got = " ".join(words)
+    try:
+        bench = registry.get(name)
+        subsets, modes = list(bench.subsets()), list(bench.modes())
+    except Exception:  # noqa: BLE001 - an unknown or broken benchmark: the plain message below
+        subsets, modes = [], []
+    if subsets and all(w in subsets for w in words):
+        meant = f"{name}:{','.join([*(subset.split(',') if subset else []), *words])}"
+        fail(f"unexpected {got!r} after {target!r}: did you mean {meant}? (a subset follows its benchmark after "
+             "a colon)")
+    if len(words) == 1 and words[0] in modes:
+        fail(f"unexpected {got!r} after {target!r}: did you mean --mode {words[0]}?")
+    fail(f"unexpected argument {got!r}: `reasoneval run` takes one BENCHMARK[:SUBSET[,SUBSET]] and options")
+
+
+def _display_name(flag: str, raw: str) -> str:
     try:
         return clean_name(raw)
     except ValueError as e:
@@ -177,8 +181,7 @@ def rename(
     store: StoreOpt = DEFAULT_STORE,
 ) -> None:
     """Set the display name a run carries in every table and plot (the run id stays the same)."""
-    from ..report.collect import resolve_run
-    from ..report.labels import display_name
+    from ..report.collect import resolve_run  # (see the module's docstring)
 
     if (name is None) == (not reset):
         fail("give a NAME, or --reset to derive the name from the model again (not both)")
@@ -206,24 +209,11 @@ def _requests_line(r: dict[str, Any]) -> str:
             + (f", {r['extra_denied']} attempts held at the cap" if r.get("extra_denied") else ""))
 
 
-def _read_system(system: str | None) -> str | None:
-    if system and system.startswith("@"):
-        try:
-            return Path(system[1:]).read_text(encoding="utf-8")
-        except OSError as e:
-            fail(f"--system {system}: {e.strerror or e}")
-    return system or None
-
-
 def _explain_errors(st: Any, result: Any) -> int:
-    """Print why calls failed (counted by kind); the exit code: 1 when every call failed or the engine died."""
+    """Print why calls failed (counted by kind); the exit status (:data:`~.common.EXIT_SOME_FAILED` when the run
+    finished with some items failed, :data:`~.common.EXIT_FAILED` when every call failed or the engine died)."""
     if not result.errors and not result.extra.get("engine_deaths"):
-        return 0
-    from collections import Counter
-
-    from ..core.safetext import strip_controls
-    from ..runner.errors import error_kind
-
+        return EXIT_OK
     # stored errors are stripped of control codes when they are made; a store written before may hold them
     kinds = Counter(strip_controls(error_kind(e)) for e in st.errors(result.run_id))
     for kind, n in kinds.most_common():
@@ -232,27 +222,26 @@ def _explain_errors(st: Any, result: Any) -> int:
     if deaths:
         typer.echo(f"error: {deaths[0]}; {result.errors} items recorded as errors. Re-run the same command "
                    "with --retry-errors to ask them again.", err=True)
-        return 1
+        return EXIT_FAILED
     if result.errors and result.errors >= result.units:
         typer.echo(f"error: every call failed ({result.errors} of {result.units}); nothing was scored", err=True)
-        return 1
+        return EXIT_FAILED
     typer.echo(f"{result.errors} of {result.units} items failed and are excluded from accuracy; "
-               "--retry-errors re-asks only those", err=True)
-    return 0
+               f"--retry-errors re-asks only those (exit status {EXIT_SOME_FAILED})", err=True)
+    return EXIT_SOME_FAILED
 
 
 @app.command()
 def score(
     run_ref: Annotated[str, typer.Argument(help="run id (or unique prefix)")],
     store: StoreOpt = DEFAULT_STORE,
-    json_out: Annotated[bool, typer.Option("--json")] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Re-score a run's stored completions (never calls a model) and print its report.
 
     A run of a Hub release is re-scored against the commit and file hashes it recorded, from the local
     Hugging Face cache only (never what the Hub serves now); when that data is gone, one line says so."""
-    from ..hub.pinned import pinned_to
-    from ..report.collect import resolve_run
+    from ..report.collect import resolve_run  # (see the module's docstring)
     from ..runner.engine import SCORER
     from ..runner.rescore import rescore_run
 
@@ -282,8 +271,6 @@ def rescore(
     option: OptionsOpt = None,
 ) -> None:
     """Score completions made elsewhere (each row: a release item plus a `response` field)."""
-    from ..models.base import ModelError
-
     pairs = [*(option or []), *([f"scoring={scoring}"] if scoring else [])]
     bench = bench_with_options(benchmark, pairs, None)
     for p in paths:
@@ -294,10 +281,8 @@ def rescore(
         options["mode"] = mode
     try:
         if judge:
-            from ..models.registry import load_model
-
             options["judge"] = load_model(judge)
-        from .rescore import rescore_outside
+        from .rescore import rescore_outside  # the scoring session (see the module's docstring)
 
         code = rescore_outside(bench, paths, jsonl, options)
     except ModelError as e:
@@ -316,7 +301,7 @@ def _import_limits(member_mb: int | None, log_mb: int | None) -> tuple[int, int]
     """``--max-member-mb`` / ``--max-log-mb`` as bytes (None: the defaults of ``runner/harness_logs.py``)."""
     if member_mb is None and log_mb is None:
         return None
-    from ..runner import harness_logs
+    from ..runner import harness_logs  # (see the module's docstring)
 
     return ((member_mb << 20) if member_mb else harness_logs.MAX_MEMBER,
             (log_mb << 20) if log_mb else harness_logs.MAX_TOTAL)
@@ -332,7 +317,7 @@ def import_cmd(
     as_: Annotated[str | None, typer.Option("--as", help="lm-eval / inspect-ai logs: the target BENCHMARK:SUBSET[:MODE] (default: from the task name); a log whose samples' question/answer fields disagree with the items they map to is refused")] = None,
     force: Annotated[bool, typer.Option("--force", help="import lm-eval / inspect-ai samples even where their question/answer fields disagree with the item they are mapped to")] = False,
     fmt: Annotated[str, typer.Option("--format", help="auto | native (the benchmark's own files) | logs (lm-eval samples, inspect-ai logs)")] = "auto",
-    json_out: Annotated[bool, typer.Option("--json", help="print the imported runs as JSON")] = False,
+    json_out: JsonOpt = False,
     max_member_mb: Annotated[int | None, typer.Option(min=1, help="inspect-ai .eval logs: most MiB one member may have once decompressed (a zip bomb stops there; default 256)")] = None,
     max_log_mb: Annotated[int | None, typer.Option(min=1, help="inspect-ai .eval logs: most MiB all members of one log may have once decompressed (default 2048)")] = None,
     option: OptionsOpt = None,
@@ -341,7 +326,7 @@ def import_cmd(
     the benchmark's own output files (`rescore`'s formats), lm-evaluation-harness `--log_samples` files and
     inspect-ai eval logs. A log's prompts are kept; a run whose prompts are not the ones the benchmark builds is
     labelled with its origin (`imported: lm-eval task T`) in `runs` and the reports."""
-    from ..runner.harness_logs import harness_rows, is_harness_log
+    from ..runner.harness_logs import harness_rows, is_harness_log  # (see the module's docstring)
     from ..runner.importer import import_rows
 
     display = _display_name("--name", name) if name is not None else None
@@ -351,8 +336,6 @@ def import_cmd(
         if not Path(p).exists():
             fail(f"{p}: no such file or folder")
     options: dict[str, Any] = {**bench.options.to_json(), "diff": False, "judge": None}
-    from ..store.sqlite import RunStore
-
     if fmt not in ("auto", "native", "logs"):
         fail(f"--format {fmt!r}: auto, native or logs")
     logs = fmt == "logs" or (fmt == "auto" and (as_ is not None or any(
@@ -368,8 +351,6 @@ def import_cmd(
         fail(str(e))
     finally:
         st.close()
-    from ..core.safetext import json_shown, shown
-
     for bad in got.errors:  # file, member and model names are outside text: their control codes are shown
         typer.echo(f"error: {shown(bad, keep_newlines=True)}", err=True)
     if not got.runs:

@@ -1,6 +1,6 @@
 """CLI commands on stored runs: ``rm`` (delete runs) and ``show`` (one item across runs, side by side).
 
-Attached to the main app by ``register(app)`` (``cli/__init__.py``).
+Attached to the main app by ``register(app)`` (``cli/commands.py``).
 """
 
 from __future__ import annotations

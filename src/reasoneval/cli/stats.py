@@ -1,6 +1,6 @@
 """CLI commands for statistics and dataset tables: ``compare``, ``correlate``, ``ablation``, ``stats``.
 
-Attached to the main app by ``register(app)`` (``cli/__init__.py``).
+Attached to the main app by ``register(app)`` (``cli/commands.py``).
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import DEFAULT_STORE, StoreOpt, benchmark_names
+from .common import DEFAULT_STORE, JsonOpt, StoreOpt, benchmark_names
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="print the tables as JSON")]
 SeedOpt = Annotated[int, typer.Option(help="seed of the bootstrap / random draws")]
 
 

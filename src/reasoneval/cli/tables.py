@@ -10,14 +10,14 @@ from typing import Annotated, Any
 import typer
 
 from ..core import registry
-from .common import DEFAULT_STORE, StoreOpt, app, existing_store, fail
+from .common import DEFAULT_STORE, JsonOpt, StoreOpt, app, existing_store, fail
 
 
 @app.command()
 def report(
     runs: Annotated[list[str], typer.Argument(help="run ids (or unique prefixes)")],
     store: StoreOpt = DEFAULT_STORE,
-    json_out: Annotated[bool, typer.Option("--json", help="print the report as one JSON document (typed)")] = False,
+    json_out: JsonOpt = False,
     html: Annotated[Path | None, typer.Option(help="write a self-contained HTML report")] = None,
     md: Annotated[Path | None, typer.Option(help="write the tables as Markdown")] = None,
     csv_path: Annotated[Path | None, typer.Option("--csv", help="write the tables as typed CSV, one file per table (NAME.csv, NAME-2-<title>.csv, ...)")] = None,
@@ -102,7 +102,7 @@ def _tables_file(latex: Path) -> Path:
 @app.command("runs")
 def runs_cmd(
     store: StoreOpt = DEFAULT_STORE,
-    json_out: Annotated[bool, typer.Option("--json")] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """List the runs in a store: id, benchmark, subset, mode, model, options (scoring, data, limit, ...), items,
     accuracy, date."""

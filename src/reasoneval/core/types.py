@@ -83,6 +83,8 @@ class Prompt:
 #: GenParams fields added after the first stored runs: written by ``to_json`` only when they differ from their
 #: default, so the run ids and cache keys of runs that do not use them never change
 _LATER_FIELDS = ("reasoning_effort", "system", "extra_body")
+#: the values of ``GenParams.reasoning_effort`` (``--reasoning-effort``), checked before a run starts
+REASONING_EFFORTS = ("minimal", "low", "medium", "high")
 
 
 @dataclass(frozen=True)

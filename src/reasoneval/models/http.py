@@ -108,6 +108,17 @@ class HTTPOptions:
     limits: ResponseLimits = field(default_factory=ResponseLimits)
 
 
+def missing_v1(url: str, path: str) -> str | None:
+    """What to say when a request to ``url`` + ``path`` was answered 404 and neither names a ``/v1`` route (a base
+    URL given without it: every request would be a 404). Raised as a ``ModelError``, it stops the run at the
+    first one rather than recording each item as a failure."""
+    if "/v1" in url + path:
+        return None
+    fixed = url.rstrip("/") + "/v1"
+    return (f"did you mean {fixed}? OpenAI-compatible servers answer under /v1 (--model ...@{fixed}); "
+            "the run stopped at this first 404")
+
+
 UNSURE_CHECK_S = 1.0  # until the p99 is known, unanswered requests are looked at again this often
 
 
@@ -315,6 +326,8 @@ class HTTPBackend:
                 if resp.status >= 400:
                     # redacted before it is cut: a key at byte 280 must not leave its first characters behind
                     snippet = server_text(await read_capped(resp, ERROR_BODY_BYTES), ERROR_SNIPPET_CHARS)
+                    if resp.status == 404 and (hint := missing_v1(replica.url, path)):
+                        raise ModelError(redact(f"HTTP 404 from {replica.url}{path}: {snippet}; {hint}"))
                     return Completion(error=f"HTTP {resp.status} from {replica.url}: {snippet}",
                                       latency_s=time.monotonic() - t0)
                 return await self._read_checked(resp, replica, t0, body)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 _ATTEMPTS = re.compile(r"^gave up after \d+ attempts: ")
-_URL = re.compile(r"https?://\S+")
+_URL = re.compile(r"https?://\S*[^\s:]")  # a colon after the URL (``from URL: body``) is not part of it
 
 
 def error_kind(message: str | None) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import registry
-from ..core.types import GenParams
+from ..core.types import REASONING_EFFORTS, GenParams
 from .spec import RunSpec
 
 LOCAL_KINDS = ("llamacpp", "hf", "vllm")
@@ -69,6 +69,9 @@ def plan_run(target: str, model: str, *, mode: str | None = None, limit: int | N
         raise SpecError(f"unknown --fingerprint {fingerprint!r}: sampled or full")
     _check_finite("--temperature", temperature, low=0.0)
     _check_finite("--top-p", top_p, low=0.0, high=1.0)
+    if reasoning_effort is not None and reasoning_effort not in REASONING_EFFORTS:
+        raise SpecError(f"--reasoning-effort {reasoning_effort!r}: one of {', '.join(REASONING_EFFORTS)} (a value "
+                        "only some providers take goes in --extra-body '{\"reasoning_effort\": \"...\"}')")
     name, subset = registry.parse_target(target)
     bench = bench_with_options(name, option_pairs, data, option_values)
     _check_data_path(bench.options.data)

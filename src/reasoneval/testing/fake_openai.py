@@ -56,7 +56,8 @@ reasoning sentence is made up); ``--reasoning-tokens`` reports ``usage.completio
 reasoning_tokens`` (words of the reasoning); ``--stream`` honours ``"stream": true`` with server-sent events
 (reasoning deltas, then ``--think-delay`` seconds, then the answer deltas, then a usage chunk);
 ``--reject-stream`` answers a streamed request with HTTP 400 naming ``stream``. ``GET /requests`` returns
-the last 100 request bodies, ``GET /seen`` the requests received per prompt (sha256 of its text).
+the last 100 request bodies, ``GET /seen`` the requests received per prompt (sha256 of its text). Any other
+route is HTTP 404 ``{"detail": "Not Found"}``, as vLLM answers a base URL given without ``/v1``.
 """
 
 from __future__ import annotations
@@ -515,8 +516,18 @@ class FakeServer:
             raise web.HTTPNotFound()
         return web.json_response({"object": "list", "data": [{"id": self.served_id, "object": "model"}]})
 
+    @staticmethod
+    @web.middleware
+    async def _not_found(request: web.Request, handler: Any) -> web.StreamResponse:
+        """A route the server does not have (``/chat/completions`` without ``/v1``) answers as FastAPI servers
+        (vLLM, SGLang) do: HTTP 404 with a JSON ``detail``."""
+        try:
+            return await handler(request)
+        except web.HTTPNotFound:
+            return web.Response(status=404, text=json.dumps({"detail": "Not Found"}), content_type="application/json")
+
     def app(self) -> web.Application:
-        app = web.Application()
+        app = web.Application(middlewares=[self._not_found])
         app.router.add_get("/v1/models", self.models_handler)
         app.router.add_post("/v1/chat/completions", self.handle)
         app.router.add_post("/v1/completions", self.handle)

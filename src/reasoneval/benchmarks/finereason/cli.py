@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ...cli.common import DEFAULT_STORE, JsonOpt, StoreOpt
 from .data import DataError, load_states, puzzle_of_path, write_jsonl
 from .engines import PUZZLES
 from .engines.base import StateError
@@ -213,11 +214,10 @@ def transfer_cmd(
     label: Annotated[list[str] | None, typer.Option("--label", "-l", help=(
         "LABEL=RUN[,RUN...]: the runs of one checkpoint; LABEL is ROLE[@SIZE][:rm=R,ru=R,n=N], ROLE one of "
         "base, math-only, mmlu-only, mixed (e.g. mixed@7B, mixed:rm=0.6, math-only:n=7.5k)"))] = None,
-    store: Annotated[Path, typer.Option("--store", envvar="REASONEVAL_STORE", help="SQLite run store")] = Path(
-        "reasoneval.db"),
+    store: StoreOpt = DEFAULT_STORE,
     md: Annotated[Path | None, typer.Option(help="also write the tables as Markdown")] = None,
     plots: Annotated[Path | None, typer.Option(help="also draw Figs. 6-7 as fig6.png / fig7.png in this folder")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="print the tables as JSON")] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """FineReason's transfer tables (paper Tables 5-7, 11-12, Figs. 6-7) over runs of several checkpoints,
     the paper's numbers beside ours."""

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ...cli.common import DEFAULT_STORE, StoreOpt
 from ...core.types import Prompt
 
 
@@ -46,8 +47,7 @@ def attention(
                                                      "completion, else the gold [[...]])")] = None,
     run: Annotated[str | None, typer.Option(help="stored zero-shot run: its completion and prompt")] = None,
     top: Annotated[int, typer.Option(min=1, help="retrieval heads shown (top-k by rule-attention mass)")] = 5,
-    store: Annotated[Path, typer.Option("--store", envvar="REASONEVAL_STORE", help="SQLite run store")] = Path(
-        "reasoneval.db"),
+    store: StoreOpt = DEFAULT_STORE,
     options: Annotated[list[str] | None, typer.Option("--option", "-O", help="benchmark option key=value")] = None,
     data: Annotated[str | None, typer.Option(help="KOR-Bench data folder or items file")] = None,
 ) -> None:
