@@ -454,7 +454,18 @@ class _Strings:
         parts = self.parts.get(s)
         if parts is None:
             parts = self.parts[s] = s.split("\n\n")
-        return [self.seg(p) for p in parts]
+        out: list[int | str] = []  # seg() of each part, inline (a report of 60 runs makes millions)
+        index, items, least = self.index, self.items, self.MIN
+        for p in parts:
+            if len(p) < least:
+                out.append(p)
+                continue
+            i = index.get(p)
+            if i is None:
+                i = index[p] = len(items)
+                items.append(p)
+            out.append(i)
+        return out
 
 
 def _content_text(content: Any) -> str:
@@ -630,7 +641,8 @@ def build_page(views: list[RunView], title: str = "reasoneval report", load_item
     css = _asset("report.css")
     js = _asset("report.js")
     plots, plot_notes = make_plots(views)
-    # the texts: fast compression (6 costs 5x the time), each run's chunk packed as soon as it is made
+    # the texts: fast compression (6 costs 5x the time), each run's chunk packed as soon as it is made (one
+    # run's texts held at a time; packing in a second thread was slower: the two contend for the GIL)
     index, packed = item_data(views, labels, bench_items(views) if load_items else None, texts,
                               pack=lambda c: ic.pack(c, level=1))
     files: dict[str, str] = {}

@@ -103,7 +103,9 @@ def hbar_panels(title: str, rows: Sequence[str], panels: Sequence[tuple[str, Seq
     labels = fit_labels(rows)
     n = len(rows)
     fig = figure(WIDTH_IN, rows_height(n, 1.1))
-    axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+    # the panels share the rows but not a y axis: the first carries the run labels, the others no ticks (a shared
+    # axis gives every panel a tick per run, which the layout measures: the plot's time at 60 runs)
+    axes = fig.subplots(1, len(panels), squeeze=False)[0]
     ys = list(range(n))
     for ax, (name, cells) in zip(axes, panels, strict=True):
         vals = [c[0] if c else 0.0 for c in cells]
@@ -120,8 +122,10 @@ def hbar_panels(title: str, rows: Sequence[str], panels: Sequence[tuple[str, Seq
         ax.grid(axis="x", alpha=0.3)
         ax.tick_params(axis="x", labelsize=7)
         ax.set_xticks([0, 50, 100])
+        ax.set_ylim(n - 0.5, -0.5)  # first row on top
+        if ax is not axes[0]:
+            ax.set_yticks([])
     axes[0].set_yticks(ys, labels, fontsize=7)
-    axes[0].set_ylim(n - 0.5, -0.5)  # first row on top
     fig.supxlabel(xlabel, fontsize=8)
     fig.suptitle(title, fontsize=10)
     return fig

@@ -107,10 +107,15 @@ class SlimTurn(Turn):
     def completion(self) -> Completion:  # type: ignore[override]  # a field of Turn / ScoredRow, read-only here
         if self._made is not None:
             return self._made
-        made = self._made = TextlessCompletion.__new__(TextlessCompletion)  # the fields directly (no setters)
-        made.__dict__.update(finish_reason=self.finish_reason, usage=Usage(self.prompt_tokens, self.completion_tokens),
-                             latency_s=self.latency_s, error=self.error, reasoning_tokens=self.reasoning_tokens,
-                             ttft_s=self.ttft_s)
+        # the fields set one by one in their order (no dataclass __init__ through the text and reasoning
+        # setters; instances keep sharing their attribute names' table, as __dict__.update would not)
+        made = self._made = TextlessCompletion.__new__(TextlessCompletion)
+        made.finish_reason = self.finish_reason
+        made.usage = Usage(self.prompt_tokens, self.completion_tokens)
+        made.latency_s = self.latency_s
+        made.error = self.error
+        made.reasoning_tokens = self.reasoning_tokens
+        made.ttft_s = self.ttft_s
         return made
 
     def __repr__(self) -> str:
