@@ -91,3 +91,26 @@ def test_compact_answers_flags_follow_the_texts(tmp_path: Path) -> None:
                                                                                comp.latency_s)
     assert {a.cut for a in compact} == {True, False} and {a.reasoned for a in compact} == {True, False}
     st.close()
+
+
+@pytest.mark.parametrize("finish", ["stop", "length", None])
+def test_sql_flags_are_the_python_definitions(finish: str | None) -> None:
+    """``core.response.sql_*`` (what the compact read asks SQLite) against the functions every table uses, on
+    texts that tell a substring test from a near miss: case, unclosed sections, GLOB's own special characters,
+    newlines, non-ASCII, empty and NULL."""
+    import sqlite3
+
+    from reasoneval.core.response import cut_off, has_inline_reasoning, sql_cut_off, sql_has_inline_reasoning
+
+    texts = [None, "", "plain", "<think>still going", "<think>done</think>[[A]]", "x</think>", "<THINK>a</THINK>",
+             "<think>a</THINK>", "<think >a</think >", "*?[<think>]", "a\n<think>\nb\n</think>\nc",
+             "é<think>ü</think>", "</think><think>", "<think", "<think>" * 3, "[*]</think>?"]
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE t (text TEXT, fr TEXT)")
+    db.executemany("INSERT INTO t VALUES (?, ?)", [(t, finish) for t in texts])
+    got = db.execute(f"SELECT text, {sql_has_inline_reasoning('text')}, {sql_cut_off('text', 'fr')} FROM t "
+                     "ORDER BY rowid").fetchall()
+    assert [t for t, _, _ in got] == texts
+    for t, inline, cut in got:
+        assert bool(inline) == has_inline_reasoning(t or ""), t
+        assert bool(cut) == cut_off(t or "", finish), t

@@ -1,10 +1,11 @@
 """A run's answers as the tables read them: one narrow row per answer turn, with its verdict, and no prompt or
 text kept (``RunStore.compact_answers``; ``report.collect.slim_rows`` makes the tables' rows of them).
 
-What the tables need of an answer's text is two flags, computed here from the text as it is read and the text
-dropped at once: whether the output carried reasoning (a reasoning field, or an inline section:
+What the tables need of an answer's text is two flags, computed in SQLite (the text never comes to Python):
+whether the output carried reasoning (a reasoning field, or an inline section:
 ``core.response.has_inline_reasoning``) and whether it was cut off (``core.response.cut_off``, the one
-definition). No ``Completion`` or ``StoredCompletion`` object is made per answer.
+definition; ``core.response.sql_*`` are the same tests as SQL). No ``Completion`` or ``StoredCompletion``
+object is made per answer.
 
 The prompts are not read, but still checked to be JSON (a damaged one is the store's one-line error wherever a
 run is read): a prompt a row holds itself in SQLite, per row; a prompt of the ``prompts`` table once per store
@@ -19,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..core.response import cut_off, has_inline_reasoning
+from ..core.response import sql_cut_off, sql_has_inline_reasoning
 from ..core.types import Verdict
 from .errors import DECODE_ERRORS, STORE_ERRORS, corrupted, describe
 
@@ -50,9 +51,10 @@ def read(db: sqlite3.Connection, path: Path, later: dict[str, str], run_id: str,
          verdicts: Any, checked: set[str]) -> Iterator[CompactAnswer]:
     """The run's answer turns in the order stored (``verdicts``: the store's decoder of verdict rows, ``of``)."""
     reasoning, reasoning_tokens, ttft_s, prompt_hash = later["completions"].split(", ")
-    has_reasoning = "0" if reasoning == "NULL" else f"({reasoning} IS NOT NULL AND {reasoning} != '')"
+    apart = "0" if reasoning == "NULL" else f"({reasoning} IS NOT NULL AND {reasoning} != '')"
     q = (f"SELECT c.item_key, c.sample, c.turn, c.subset, c.finish_reason, c.prompt_tokens, c.completion_tokens, "
-         f"c.latency_s, c.error, {reasoning_tokens}, {ttft_s}, {has_reasoning}, c.text, "
+         f"c.latency_s, c.error, {reasoning_tokens}, {ttft_s}, ({apart} OR {sql_has_inline_reasoning('c.text')}), "
+         f"{sql_cut_off('c.text', 'c.finish_reason')}, "
          f"CASE WHEN c.prompt_json IS NULL THEN {prompt_hash} END, "
          f"CASE WHEN c.prompt_json IS NULL THEN 1 ELSE json_valid(c.prompt_json) END, "
          "v.outcome, v.extracted, v.method, v.detail_json FROM completions c LEFT JOIN verdicts v "
@@ -76,15 +78,13 @@ def read(db: sqlite3.Connection, path: Path, later: dict[str, str], run_id: str,
                 raise _not_json(path)
             if r[13] is not None:
                 hashes.add(r[13])
-            text = r[12] or ""
             fr = r[4] and same.setdefault(r[4], r[4])
             try:
                 verdict = None if r[15] is None else verdicts.of(r[15], r[16], r[17], r[18])
             except DECODE_ERRORS as e:
                 raise corrupted(path, f"a stored row cannot be decoded: {e.__class__.__name__}") from e
             yield CompactAnswer(same.setdefault(r[0], r[0]), r[1], r[2], same.setdefault(r[3], r[3]), fr, r[5],
-                                r[6], r[7], r[8], r[9], r[10], bool(r[11]) or has_inline_reasoning(text),
-                                cut_off(text, fr), verdict)
+                                r[6], r[7], r[8], r[9], r[10], bool(r[11]), bool(r[12]), verdict)
     check_prompts(db, path, hashes - checked)
     checked.update(hashes)
 
