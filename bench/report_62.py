@@ -123,6 +123,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("store", type=Path)
     ap.add_argument("--before", type=Path, help="another source tree to time the same commands with")
+    ap.add_argument("--after", type=Path, default=ROOT / "src",
+                    help="the source tree timed as 'after' (default: this checkout's; a copy keeps edits out)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "report62")
     ap.add_argument("--no-shots", action="store_true")
     ap.add_argument("--repeat", type=int, default=3, help="tries per format and tree (medians printed)")
@@ -132,7 +134,7 @@ def main() -> None:
         ids = [r[0] for r in db.execute("SELECT run_id FROM runs ORDER BY run_id")]
     print(f"{len(ids)} runs in {a.store}; {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f}")
     trees = [("before", a.before, a.out / "before")] if a.before is not None else []
-    measure(a.store, ids, [*trees, ("after", ROOT / "src", a.out)], a.formats.split(","), a.repeat)
+    measure(a.store, ids, [*trees, ("after", a.after, a.out)], a.formats.split(","), a.repeat)
     print(f"load average {os.getloadavg()[0]:.1f}")
     latex_check(a.out)
     if not a.no_shots:

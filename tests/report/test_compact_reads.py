@@ -114,3 +114,21 @@ def test_sql_flags_are_the_python_definitions(finish: str | None) -> None:
     for t, inline, cut in got:
         assert bool(inline) == has_inline_reasoning(t or ""), t
         assert bool(cut) == cut_off(t or "", finish), t
+
+
+def test_plots_drawn_aside_are_the_plots_drawn_here(tmp_path: Path) -> None:
+    """``build_page(aside=True)`` (the CLI: plots drawn in a forked process while the item data is made) gives
+    the same plots section as drawing them in the caller's process."""
+    import re
+
+    pytest.importorskip("matplotlib")
+    st, run_id = _store(tmp_path, registry.create("korbench", {}), "korbench", ["operation", "cipher"], "zero-shot",
+                        1, 1, {}, True)
+    v = collect.view(st, run_id, slim=True)
+    section = re.compile(r'<section id="plots">.*?</section>', re.S)
+    here, _ = build_page([v], load_items=False, texts=lambda x: st.answer_texts(x.run["run_id"]))
+    aside, _ = build_page([v], load_items=False, texts=lambda x: st.answer_texts(x.run["run_id"]), aside=True)
+    got, want = section.search(aside), section.search(here)
+    assert got is not None and want is not None and "<img" in want.group(0)
+    assert got.group(0) == want.group(0)
+    st.close()

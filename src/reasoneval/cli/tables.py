@@ -81,7 +81,8 @@ def report(
             with output_path(html) as tmp:
                 shared: dict[str, Any] = {}  # the runs of one protocol send the same prompts: each decoded once
                 side = write_html(rep.views, tmp, prices=price_table, final=html, report=rep,
-                                  texts=lambda v: st.answer_texts(v.run["run_id"], prompt_cache=shared))
+                                  texts=lambda v: st.answer_texts(v.run["run_id"], prompt_cache=shared),
+                                  aside=True)  # the CLI owns its process: the plots drawn in a forked one
             written.append(html)
             if side:  # a large report: the item texts are a folder beside the page
                 written.append(side[0].parent)

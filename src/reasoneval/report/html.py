@@ -38,7 +38,7 @@ from . import numbers
 from .collect import RunView
 from .cost import Price
 from .labels import mode_label
-from .plots import Plot, accuracy, make_plots, run_labels
+from .plots import Plot, accuracy, make_plots, make_plots_aside, run_labels
 
 PAGE_SIZE = 50
 
@@ -632,19 +632,23 @@ def build_html(views: list[RunView], title: str = "reasoneval report", load_item
 
 def build_page(views: list[RunView], title: str = "reasoneval report", load_items: bool = True,
                prices: dict[str, Price] | None = None, side: str | None = None,
-               report: Any = None, texts: TextsOf | None = None) -> tuple[str, dict[str, str]]:
+               report: Any = None, texts: TextsOf | None = None, aside: bool = False) -> tuple[str, dict[str, str]]:
     """The page, and its side files (relative name -> text). ``side``: the folder name (beside the page) for
     the item texts when they are more than :data:`item_chunks.EMBED_LIMIT`; None: always embedded.
-    ``texts``: the prompts and texts of runs whose rows are compact (:func:`item_data`)."""
+    ``texts``: the prompts and texts of runs whose rows are compact (:func:`item_data`); ``aside``: the plots
+    drawn in a forked process meanwhile (:func:`.plots.make_plots_aside`: for a program that owns its process,
+    as the CLI does)."""
     views = list(views)
     labels = run_labels(views)
     css = _asset("report.css")
     js = _asset("report.js")
-    plots, plot_notes = make_plots(views)
-    # the texts: fast compression (6 costs 5x the time), each run's chunk packed as soon as it is made (one
-    # run's texts held at a time; packing in a second thread was slower: the two contend for the GIL)
-    index, packed = item_data(views, labels, bench_items(views) if load_items else None, texts,
-                              pack=lambda c: ic.pack(c, level=1))
+    plotted = make_plots_aside(views) if aside else (lambda: make_plots(views))  # before any thread starts
+    # the texts: fast compression (6 costs 5x the time), each run's chunk packed as soon as it is made, its
+    # compression beside the next run's chunk (ic.Packer: two runs' texts held at most)
+    with ic.Packer(level=1) as packer:
+        index, futures = item_data(views, labels, bench_items(views) if load_items else None, texts, pack=packer)
+    packed = packer.results(futures)
+    plots, plot_notes = plotted()
     files: dict[str, str] = {}
     if side is not None and sum(map(len, packed)) > ic.EMBED_LIMIT:
         index["chunkSrc"] = [f"{side}/run-{i}.js" for i in range(len(packed))]
@@ -705,16 +709,18 @@ def side_folder(path: Path) -> Path:
 
 
 def write_html(views: list[RunView], path: Path, prices: dict[str, Price] | None = None,
-               final: Path | None = None, report: Any = None, texts: TextsOf | None = None) -> list[Path]:
+               final: Path | None = None, report: Any = None, texts: TextsOf | None = None,
+               aside: bool = False) -> list[Path]:
     """Write the HTML report of ``views`` to ``path``: one self-contained file, or for item texts over
     :data:`item_chunks.EMBED_LIMIT`, the page plus a folder of text chunks beside ``final`` (the page's final
-    name when ``path`` is a temporary file renamed into place later); ``texts``: as in :func:`build_page`.
+    name when ``path`` is a temporary file renamed into place later); ``texts``, ``aside``: as in
+    :func:`build_page`.
     Returns the side files written."""
     path = Path(path)
     if path.parent and not path.parent.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
     folder = side_folder(Path(final) if final is not None else path)
-    page, files = build_page(views, prices=prices, side=folder.name, report=report, texts=texts)
+    page, files = build_page(views, prices=prices, side=folder.name, report=report, texts=texts, aside=aside)
     written = []
     for old in folder.glob("run-*.js"):  # chunks of an earlier report under this name
         old.unlink()
