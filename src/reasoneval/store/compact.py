@@ -1,10 +1,12 @@
 """A run's answers as the tables read them: one narrow row per answer turn, with its verdict, and no prompt or
 text kept (``RunStore.compact_answers``; ``report.collect.slim_rows`` makes the tables' rows of them).
 
-What the tables need of an answer's text is two flags, computed in SQLite (the text never comes to Python):
+What the tables need of an answer's text is two flags, computed in SQLite:
 whether the output carried reasoning (a reasoning field, or an inline section:
 ``core.response.has_inline_reasoning``) and whether it was cut off (``core.response.cut_off``, the one
-definition; ``core.response.sql_*`` are the same tests as SQL). No ``Completion`` or ``StoredCompletion``
+definition; ``core.response.sql_*`` are the same tests as SQL). The text (and the reasoning) is still fetched and dropped:
+the fetch decodes it, so a text whose bytes were overwritten (no longer UTF-8) is the store's one-line error
+here as in every other read (~0.2 s of 62 runs' 108 MB of texts). No ``Completion`` or ``StoredCompletion``
 object is made per answer.
 
 The prompts are not read, but still checked to be JSON (a damaged one is the store's one-line error wherever a
@@ -54,10 +56,10 @@ def read(db: sqlite3.Connection, path: Path, later: dict[str, str], run_id: str,
     apart = "0" if reasoning == "NULL" else f"({reasoning} IS NOT NULL AND {reasoning} != '')"
     q = (f"SELECT c.item_key, c.sample, c.turn, c.subset, c.finish_reason, c.prompt_tokens, c.completion_tokens, "
          f"c.latency_s, c.error, {reasoning_tokens}, {ttft_s}, ({apart} OR {sql_has_inline_reasoning('c.text')}), "
-         f"{sql_cut_off('c.text', 'c.finish_reason')}, "
+         f"{sql_cut_off('c.text', 'c.finish_reason')}, c.text, "
          f"CASE WHEN c.prompt_json IS NULL THEN {prompt_hash} END, "
          f"CASE WHEN c.prompt_json IS NULL THEN 1 ELSE json_valid(c.prompt_json) END, "
-         "v.outcome, v.extracted, v.method, v.detail_json FROM completions c LEFT JOIN verdicts v "
+         f"v.outcome, v.extracted, v.method, v.detail_json, {reasoning} FROM completions c LEFT JOIN verdicts v "
          "ON v.run_id = c.run_id AND v.item_key = c.item_key AND v.sample = c.sample AND v.turn = c.turn "
          "AND v.scorer = ? WHERE c.run_id = ? AND c.role = 'answer' ORDER BY c.rowid")
     try:
@@ -74,13 +76,13 @@ def read(db: sqlite3.Connection, path: Path, later: dict[str, str], run_id: str,
         if not batch:
             break
         for r in batch:
-            if r[14] == 0:
+            if r[15] == 0:
                 raise _not_json(path)
-            if r[13] is not None:
-                hashes.add(r[13])
+            if r[14] is not None:
+                hashes.add(r[14])
             fr = r[4] and same.setdefault(r[4], r[4])
             try:
-                verdict = None if r[15] is None else verdicts.of(r[15], r[16], r[17], r[18])
+                verdict = None if r[16] is None else verdicts.of(r[16], r[17], r[18], r[19])
             except DECODE_ERRORS as e:
                 raise corrupted(path, f"a stored row cannot be decoded: {e.__class__.__name__}") from e
             yield CompactAnswer(same.setdefault(r[0], r[0]), r[1], r[2], same.setdefault(r[3], r[3]), fr, r[5],
