@@ -5,7 +5,8 @@ compiled with pdflatex, screenshots of the HTML page, its plots and the PDF's fi
 
 STORE.db: a 62-run store (``python bench/report_store62.py /tmp/s62.db`` builds one from the release's raw
 outputs; keep it outside the repository). ``--before SRC``: also time the same commands with another source
-tree on PYTHONPATH (e.g. an older checkout's ``src``), for before/after figures. Each command runs in a fresh
+tree on PYTHONPATH (e.g. an older checkout's ``src``), for before/after figures, the two interleaved
+(``--repeat`` tries each, medians printed). Each command runs in a fresh
 process (figures from ``resource.getrusage`` of the child): wall seconds, CPU seconds (user + system: on a shared
 machine the steadier figure) and peak RSS; the load average is printed beside each line.
 Prints one line per (tree, format); writes the outputs, screenshots (report.png: the page top; plots/*.png;
@@ -19,6 +20,7 @@ import os
 import re
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -30,23 +32,43 @@ FORMATS: dict[str, list[str]] = {
 }
 
 
-def measure(store: Path, ids: list[str], src: Path, out: Path, label: str, formats: list[str]) -> None:
+def once(store: Path, ids: list[str], src: Path, out: Path, name: str) -> tuple[float, float, float, int] | str:
+    """One ``report`` of format ``name`` in a fresh interpreter: (wall s, CPU s, peak MB, exit code), or the
+    error it printed."""
     env = {**os.environ, "PYTHONPATH": str(src), "COLUMNS": "200"}
     out.mkdir(parents=True, exist_ok=True)
+    args = [a.replace("{out}", str(out)) for a in FORMATS[name]]
+    # a fresh interpreter per command: ru_maxrss of RUSAGE_CHILDREN is the largest child so far, so each
+    # format runs in its own wrapper process that reports its child's peak
+    wrapper = [sys.executable, "-c", _WRAP, sys.executable, "-m", "reasoneval", "report", *ids, "--store",
+               str(store), *args]
+    res = subprocess.run(wrapper, env=env, capture_output=True, text=True)
+    m = re.search(r"WALL ([\d.]+) PEAK ([\d.]+) RC (\d+) CPU ([\d.]+)", res.stdout)
+    if m is None:
+        return res.stderr[-1500:]
+    return float(m.group(1)), float(m.group(4)), float(m.group(2)), int(m.group(3))
+
+
+def measure(store: Path, ids: list[str], trees: list[tuple[str, Path, Path]], formats: list[str],
+            repeat: int) -> None:
+    """Each format ``repeat`` times per tree, the trees interleaved (before, after, before, after, ...: a shared
+    machine's load falls on both alike); one line per try, then the medians."""
+    got: dict[tuple[str, str], list[tuple[float, float, float, int]]] = {}
     for name in formats:
-        extra = FORMATS[name]
-        args = [a.replace("{out}", str(out)) for a in extra]
-        # a fresh interpreter per command: ru_maxrss of RUSAGE_CHILDREN is the largest child so far, so each
-        # format runs in its own wrapper process that reports its child's peak
-        wrapper = [sys.executable, "-c", _WRAP, sys.executable, "-m", "reasoneval", "report", *ids, "--store",
-                   str(store), *args]
-        res = subprocess.run(wrapper, env=env, capture_output=True, text=True)
-        m = re.search(r"WALL ([\d.]+) PEAK ([\d.]+) RC (\d+) CPU ([\d.]+)", res.stdout)
-        if m is None:
-            print(f"{label} {name}: failed\n{res.stderr[-1500:]}")
-            continue
-        print(f"{label:7s} {name:6s} {float(m.group(1)):6.2f} s wall  {float(m.group(4)):6.2f} s CPU  "
-              f"{float(m.group(2)):7.0f} MB peak  exit {m.group(3)}  (load {os.getloadavg()[0]:.1f})", flush=True)
+        for k in range(repeat):
+            for label, src, out in trees:
+                r = once(store, ids, src, out, name)
+                if isinstance(r, str):
+                    print(f"{label} {name}: failed\n{r}")
+                    continue
+                got.setdefault((label, name), []).append(r)
+                print(f"  try {k + 1}  {label:7s} {name:6s} {r[0]:6.2f} s wall  {r[1]:6.2f} s CPU  {r[2]:7.0f} MB peak  "
+                      f"exit {r[3]}  (load {os.getloadavg()[0]:.1f})", flush=True)
+    print(f"medians of {repeat}:")
+    for (label, name), rs in got.items():
+        print(f"{label:7s} {name:6s} {statistics.median(r[0] for r in rs):6.2f} s wall  "
+              f"{statistics.median(r[1] for r in rs):6.2f} s CPU  {statistics.median(r[2] for r in rs):7.0f} MB peak  "
+              f"exit {max(r[3] for r in rs)}")
 
 
 _WRAP = """
@@ -101,16 +123,19 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("store", type=Path)
     ap.add_argument("--before", type=Path, help="another source tree to time the same commands with")
+    ap.add_argument("--after", type=Path, default=ROOT / "src",
+                    help="the source tree timed as 'after' (default: this checkout's; a copy keeps edits out)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "report62")
     ap.add_argument("--no-shots", action="store_true")
+    ap.add_argument("--repeat", type=int, default=3, help="tries per format and tree (medians printed)")
     ap.add_argument("--formats", default=",".join(FORMATS), help="comma-separated subset of " + ",".join(FORMATS))
     a = ap.parse_args()
     with sqlite3.connect(f"file:{a.store}?mode=ro", uri=True) as db:
         ids = [r[0] for r in db.execute("SELECT run_id FROM runs ORDER BY run_id")]
     print(f"{len(ids)} runs in {a.store}; {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f}")
-    if a.before is not None:
-        measure(a.store, ids, a.before, a.out / "before", "before", a.formats.split(","))
-    measure(a.store, ids, ROOT / "src", a.out, "after", a.formats.split(","))
+    trees = [("before", a.before, a.out / "before")] if a.before is not None else []
+    measure(a.store, ids, [*trees, ("after", a.after, a.out)], a.formats.split(","), a.repeat)
+    print(f"load average {os.getloadavg()[0]:.1f}")
     latex_check(a.out)
     if not a.no_shots:
         shots(a.out)

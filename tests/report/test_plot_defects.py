@@ -113,3 +113,67 @@ def test_real_life_rate_figure_ours_beside_the_papers() -> None:
     assert len(paper_chat) == len(pn.KORBENCH_TABLE2_CHAT)
     assert list(ax.collections[-1].get_offsets()[0]) == [75.0, 15.0]
     assert kor_figures.real_life_figure(views[1:]) is None
+
+
+def _counterfactual_rows(n: int, ok: int, rl: int) -> list[ScoredRow]:
+    rows = []
+    for i in range(n):
+        v = Verdict(Outcome.CORRECT if i < ok else Outcome.INCORRECT, None, "m", {"real_life": ok <= i < ok + rl})
+        rows.append(ScoredRow(f"counterfactual/{i}", "counterfactual", 0,
+                              [Turn(Prompt.chat("q"), Completion("a", "stop", Usage(1, 40 + i)), v)]))
+    return rows
+
+
+def _scatter_problems(fig: object) -> tuple[list[str], list[int]]:
+    """What collides in a numbered scatter of one benchmark as drawn: point labels on each other, on any numbered
+    point's marker, past the axes, or one label for points apart; and every number the labels carry."""
+    from reasoneval.report import plot_kit as kit
+
+    lay = kit.layout(fig)
+    ax = fig.axes[0]  # type: ignore[attr-defined]
+    labels = [lab for lab in lay["labels"] if lab["g"] == "points0"]
+    h = lay["h"]
+    ours = [c for c in ax.collections if not str(c.get_label()).startswith("paper")]
+    assert len(ours) == 1  # the numbered runs, in their numbers' order
+    where = [(x, h - y) for x, y in ax.transData.transform(ours[0].get_offsets())]  # PNG pixels, origin top left
+    marks = [(n, [x - 3, y - 3, x + 3, y + 3]) for n, (x, y) in enumerate(where, 1)]  # a marker's core (8 px)
+    frame = lay["axes"][0]
+    out = []
+
+    def meets(a: list[float], b: list[float]) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    for i, a in enumerate(labels):
+        if not (frame[0] <= a["b"][0] and a["b"][2] <= frame[2] and frame[1] <= a["b"][1] and a["b"][3] <= frame[3]):
+            out.append(f"label {a['t']!r} {a['b']} leaves the axes {frame}")
+        out += [f"labels {a['t']!r} and {b['t']!r} overlap" for b in labels[i + 1:] if meets(a["b"], b["b"])]
+        out += [f"label {a['t']!r} covers point {n}" for n, m in marks if meets(a["b"], m)]
+        nums = [int(n) for n in a["t"].replace("\n", ",").split(",")]
+        xs, ys = [where[n - 1][0] for n in nums], [where[n - 1][1] for n in nums]
+        if max(xs) - min(xs) > 4 or max(ys) - min(ys) > 4:
+            out.append(f"label {a['t']!r} is one label for points apart")
+    numbers = sorted(int(n) for lab in labels for n in lab["t"].replace("\n", ",").split(","))
+    return out, numbers
+
+
+@pytest.mark.parametrize("spread", ["tight", "coincident", "spread"])
+def test_numbered_scatters_never_collide_at_62_runs(spread: str) -> None:
+    """KOR-Bench's real-life scatter and the accuracy/tokens scatter at the release's 62 runs: most points in a
+    small region (the issue saw labels on top of each other at 58 runs), many on the very same spot, or spread:
+    every run numbered once, no label on another label or on a point, every label inside the axes."""
+    import random
+
+    rng = random.Random(spread)
+    views = []
+    for k in range(62):
+        if spread == "tight":  # a cluster of ~10 x 8 points of accuracy / real-life rate (the release's shape)
+            ok, rl = rng.randint(60, 70), rng.randint(5, 13)
+        elif spread == "coincident":  # a few exact repeats of the same numbers
+            ok, rl = 60 + 2 * (k % 4), 6 + (k % 3)
+        else:
+            ok, rl = rng.randint(5, 95), rng.randint(0, min(40, 100 - rng.randint(5, 95)))
+        views.append(_view(f"org/model-{k:02d}-instruct", _counterfactual_rows(100, ok, min(rl, 100 - ok))))
+    for fig in (kor_figures.real_life_figure(views), plots.accuracy_vs_tokens_figure(views)):
+        bad, numbers = _scatter_problems(fig)
+        assert bad == [], "\n".join(bad[:20])
+        assert numbers == list(range(1, 63))

@@ -55,8 +55,9 @@ def report(
             fail(str(e))
     st = existing_store(store, readonly=True)
     sel = Selection.parse(tables, ci=ci, prices=price_table, paper=paper)
-    # the tables need compact rows only; the HTML report shows prompts and texts
-    rep = load_report(st, runs, slim=html is None, selection=sel, debug=debug)
+    # the tables (and the HTML page's tables and plots) need compact rows only; the HTML item browser reads
+    # each run's prompts and texts in turn (one run's held at a time)
+    rep = load_report(st, runs, selection=sel, debug=debug)
     written: list[Path] = []
     try:  # each file all or nothing (core/outfile.py); a failure is one line
         if md:
@@ -78,7 +79,10 @@ def report(
             from ..report.html import write_html
 
             with output_path(html) as tmp:
-                side = write_html(rep.views, tmp, prices=price_table, final=html, report=rep)
+                shared: dict[str, Any] = {}  # the runs of one protocol send the same prompts: each decoded once
+                side = write_html(rep.views, tmp, prices=price_table, final=html, report=rep,
+                                  texts=lambda v: st.answer_texts(v.run["run_id"], prompt_cache=shared),
+                                  aside=True)  # the CLI owns its process: the plots drawn in a forked one
             written.append(html)
             if side:  # a large report: the item texts are a folder beside the page
                 written.append(side[0].parent)

@@ -72,6 +72,18 @@ def has_inline_reasoning(text: str) -> bool:
     return CLOSE in text
 
 
+def sql_has_inline_reasoning(text: str) -> str:
+    """:func:`has_inline_reasoning` of a stored text column ``text``, as an SQLite expression (GLOB matches case
+    for case, as ``in`` does; a NULL text is ""): a report's tables read the flag, not the text."""
+    return f"(COALESCE({text}, '') GLOB '*{CLOSE}*')"
+
+
+def sql_cut_off(text: str, finish_reason: str) -> str:
+    """:func:`cut_off` of stored columns, as an SQLite expression (as :func:`sql_has_inline_reasoning`)."""
+    return (f"(COALESCE({finish_reason} = 'length', 0) OR (COALESCE({text}, '') GLOB '*{OPEN}*' "
+            f"AND NOT COALESCE({text}, '') GLOB '*{CLOSE}*'))")
+
+
 def answer_started(content: str) -> bool:
     """Whether streamed ``content`` has reached the answer (past an inline ``<think>`` section, if any)."""
     head = content.lstrip()

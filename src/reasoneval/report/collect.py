@@ -9,12 +9,11 @@ from typing import Any
 
 from ..core import registry
 from ..core.benchmark import ScoredRow, Table, Turn
-from ..core.response import cut_off
-from ..core.types import Outcome, Usage
+from ..core.types import Outcome
 from ..store.sqlite import RunStore
 from . import reasoning
 from .labels import display_name, mode_label
-from .slim import Counts, SlimRow, TextNotRead, reasoned
+from .slim import Counts, SlimRow, SlimTurn, TextNotRead
 
 
 @dataclass
@@ -71,44 +70,47 @@ def slim_rows(store: RunStore, run_id: str, scorer: str = "default") -> list[Sco
     rows: list[SlimRow] = []
     where: dict[tuple[str, int], SlimRow] | None = None  # made at the first later turn
     counts = Counts()
-    for c, verdict in store.answers(run_id, scorer, prompts=False):
-        comp = c.completion
-        comp.usage = Usage(counts(comp.usage.prompt_tokens), counts(comp.usage.completion_tokens))
-        comp.reasoning_tokens = counts(comp.reasoning_tokens)
-        if where is None and c.turn != 0:
+    for a in store.compact_answers(run_id, scorer):  # no Completion made: two flags of each text (store.compact)
+        if where is None and a.turn != 0:
             where = {(r.item_key, r.sample): r for r in rows}
-        row = None if where is None else where.get((c.item_key, c.sample))
+        row = None if where is None else where.get((a.item_key, a.sample))
         if row is not None:
-            row.then(comp, verdict, reasoned(comp), cut_off(comp.text, comp.finish_reason))
+            row.then_compact(a, counts)
             continue
-        row = SlimRow(c.item_key, c.subset, counts(c.sample) or 0, comp, verdict, reasoned(comp),
-                      cut=cut_off(comp.text, comp.finish_reason))
+        row = SlimRow.compact(a, counts)
         rows.append(row)
         if where is not None:
-            where[(c.item_key, c.sample)] = row
+            where[(a.item_key, a.sample)] = row
     return list[ScoredRow](rows)
+
+
+def _call(t: Turn) -> tuple[str | None, int | None, int | None]:
+    """A turn's error and token counts (a compact turn's own fields: no completion made for it)."""
+    if isinstance(t, SlimTurn):
+        return t.error, t.prompt_tokens, t.completion_tokens
+    c = t.completion
+    return c.error, c.usage.prompt_tokens, c.usage.completion_tokens
 
 
 def run_stats(rows: list[ScoredRow], figs: reasoning.Figures | None = None) -> dict[str, Any]:
     n = len(rows)
     errors = unans = truncated = 0
-    for r in rows:
-        final = r.final
-        v = final.verdict
-        errors += final.completion.error is not None
-        truncated += final.completion.error is None and final.cut_off  # whatever the verdict made of it
-        if v is not None:
-            unans += v.outcome is Outcome.UNANSWERABLE
     # over the answered calls (a failed call has no usage); unknown usage (None: not reported, or not a valid
     # count) is left out of the sums and counted, never taken as 0
     calls = ptoks = ctoks = p_unknown = c_unknown = 0
     for r in rows:
-        for t in r.turns:
-            u = t.completion
-            if u.error is not None:
+        final = r.final
+        v = final.verdict
+        error = _call(final)[0]
+        errors += error is not None
+        truncated += error is None and final.cut_off  # whatever the verdict made of it
+        if v is not None:
+            unans += v.outcome is Outcome.UNANSWERABLE
+        for t in (r.turns if not isinstance(r, SlimRow) or r.earlier else (r,)):
+            e, p, c = _call(t)
+            if e is not None:
                 continue
             calls += 1
-            p, c = u.usage.prompt_tokens, u.usage.completion_tokens
             if p is None:
                 p_unknown += 1
             else:

@@ -20,6 +20,7 @@ import json
 import re
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -37,7 +38,7 @@ from . import numbers
 from .collect import RunView
 from .cost import Price
 from .labels import mode_label
-from .plots import Plot, accuracy, make_plots, run_labels
+from .plots import Plot, accuracy, make_plots, make_plots_aside, run_labels
 
 PAGE_SIZE = 50
 
@@ -422,6 +423,8 @@ def render_runs(views: list[RunView], labels: list[str]) -> str:
 
 # ---------------------------------------------------------------- item data
 
+_NO_PROMPT = Prompt()
+
 class _Strings:
     """Deduplicated text segments: prompts share rule text and templates, multi-turn prompts repeat history."""
 
@@ -451,7 +454,18 @@ class _Strings:
         parts = self.parts.get(s)
         if parts is None:
             parts = self.parts[s] = s.split("\n\n")
-        return [self.seg(p) for p in parts]
+        out: list[int | str] = []  # seg() of each part, inline (a report of 60 runs makes millions)
+        index, items, least = self.index, self.items, self.MIN
+        for p in parts:
+            if len(p) < least:
+                out.append(p)
+                continue
+            i = index.get(p)
+            if i is None:
+                i = index[p] = len(items)
+                items.append(p)
+            out.append(i)
+        return out
 
 
 def _content_text(content: Any) -> str:
@@ -523,8 +537,14 @@ def bench_items(views: list[RunView]) -> list[dict[str, Item]]:
     return out
 
 
+#: a run's answer texts, (item key, sample, prompt, text) in the order stored (``RunStore.answer_texts``): read
+#: per run when the views' rows are compact (no texts), so only one run's texts are held at a time
+TextsOf = Callable[[RunView], Iterable[tuple[str, int, Prompt, str]]]
+
+
 def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Item]] | None = None,
-              ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+              texts: TextsOf | None = None, pack: Callable[[dict[str, Any]], Any] | None = None,
+              ) -> tuple[dict[str, Any], list[Any]]:
     """The browser's data: an index of every (run, item, sample), loaded with the page, and one chunk per run
     with the texts (prompts, completions, verdict details), loaded only when an item of that run is opened or
     its texts are searched.
@@ -535,11 +555,22 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
     [prompt, completion, extracted, outcome, method, detail, finish_reason, error, prompt tok, compl tok]}.
     prompt: [[role, text], ...]; text: a string, or a list of parts (ids into the chunk's ``strs`` or strings)
     joined by blank lines.
+
+    ``texts``: where the prompts and texts come from when the rows are compact (else each turn's own);
+    ``pack``: each chunk is handed back as ``pack(chunk)``, made as soon as the run's chunk is complete.
     """
     runs = []
     out = []
-    chunks = []
+    chunks: list[Any] = []
     shared: dict[str, list[str]] = {}
+    order: dict[str, tuple[Any, ...]] = {}  # natural_key of each distinct item key (the runs share their items)
+
+    def natural(key: str) -> tuple[Any, ...]:
+        got = order.get(key)
+        if got is None:
+            got = order[key] = natural_key(key)
+        return got
+
     for ri, v in enumerate(views):
         strs = _Strings(shared)  # per run: a chunk decodes on its own
         per_run: list[Any] = []
@@ -548,17 +579,27 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
         known = items[ri] if items is not None else {}
         runs.append({"id": v.run.get("run_id"), "label": labels[ri], "model": v.run.get("model"),
                      "benchmark": bench, "mode": v.run.get("mode")})
-        for r in sorted(v.rows, key=lambda r: (natural_key(r.item_key), r.sample)):  # cipher/2 before cipher/10
+        read: dict[tuple[str, int], list[tuple[Prompt, str]]] | None = None
+        if texts is not None:
+            read = defaultdict(list)
+            for key, sample, prompt, text in texts(v):
+                read[(key, sample)].append((prompt, text))
+        for r in sorted(v.rows, key=lambda r: (natural(r.item_key), r.sample)):  # cipher/2 before cipher/10
             turns = []
             ctoks: int | None = 0  # None when a turn's count is unknown (shown "-")
-            for t in r.turns:
+            own = None if read is None else read.get((r.item_key, r.sample), [])
+            for k, t in enumerate(r.turns):
                 vd = t.verdict
                 c = t.completion
+                if own is None:
+                    prompt, text = t.prompt, c.text
+                else:
+                    prompt, text = own[k] if k < len(own) else (_NO_PROMPT, "")
                 usage = getattr(c, "usage", None)
                 n = usage.completion_tokens if usage is not None else None  # None: unknown, not 0
                 ctoks = None if ctoks is None or n is None else ctoks + n
                 turns.append([
-                    _prompt(strs, t.prompt), c.text,  # a completion is its own: nothing to share
+                    _prompt(strs, prompt), text,  # a completion is its own: nothing to share
                     vd.extracted if vd else None, vd.outcome.value if vd else None,
                     vd.method if vd else None, (vd.detail or None) if vd else None,
                     c.finish_reason, c.error, usage.prompt_tokens if usage is not None else None,
@@ -570,7 +611,9 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
             out.append([ri, r.item_key, r.subset, r.sample, _group(plugin, r.item_key, detail, item), outcome,
                         fv.extracted if fv else None, _gold(detail, item), len(turns), ctoks, len(per_run)])
             per_run.append(turns)
-        chunks.append({"strs": strs.items, "turns": per_run})
+        chunk = {"strs": strs.items, "turns": per_run}
+        chunks.append(chunk if pack is None else pack(chunk))
+        del read, chunk, per_run  # one run's texts at a time
     return {"runs": runs, "items": out, "pageSize": PAGE_SIZE}, chunks
 
 
@@ -585,16 +628,23 @@ def build_html(views: list[RunView], title: str = "reasoneval report", load_item
 
 def build_page(views: list[RunView], title: str = "reasoneval report", load_items: bool = True,
                prices: dict[str, Price] | None = None, side: str | None = None,
-               report: Any = None) -> tuple[str, dict[str, str]]:
+               report: Any = None, texts: TextsOf | None = None, aside: bool = False) -> tuple[str, dict[str, str]]:
     """The page, and its side files (relative name -> text). ``side``: the folder name (beside the page) for
-    the item texts when they are more than :data:`item_chunks.EMBED_LIMIT`; None: always embedded."""
+    the item texts when they are more than :data:`item_chunks.EMBED_LIMIT`; None: always embedded.
+    ``texts``: the prompts and texts of runs whose rows are compact (:func:`item_data`); ``aside``: the plots
+    drawn in a forked process meanwhile (:func:`.plots.make_plots_aside`: for a program that owns its process,
+    as the CLI does)."""
     views = list(views)
     labels = run_labels(views)
     css = _asset("report.css")
     js = _asset("report.js")
-    plots, plot_notes = make_plots(views)
-    index, chunks = item_data(views, labels, bench_items(views) if load_items else None)
-    packed = [ic.pack(c, level=1) for c in chunks]  # the texts: fast compression (6 costs 5x the time)
+    plotted = make_plots_aside(views) if aside else (lambda: make_plots(views))  # before any thread starts
+    # the texts: fast compression (6 costs 5x the time), each run's chunk packed as soon as it is made, its
+    # compression beside the next run's chunk (ic.Packer: two runs' texts held at most)
+    with ic.Packer(level=1) as packer:
+        index, futures = item_data(views, labels, bench_items(views) if load_items else None, texts, pack=packer)
+    packed = packer.results(futures)
+    plots, plot_notes = plotted()
     files: dict[str, str] = {}
     if side is not None and sum(map(len, packed)) > ic.EMBED_LIMIT:
         index["chunkSrc"] = [f"{side}/run-{i}.js" for i in range(len(packed))]
@@ -655,15 +705,18 @@ def side_folder(path: Path) -> Path:
 
 
 def write_html(views: list[RunView], path: Path, prices: dict[str, Price] | None = None,
-               final: Path | None = None, report: Any = None) -> list[Path]:
+               final: Path | None = None, report: Any = None, texts: TextsOf | None = None,
+               aside: bool = False) -> list[Path]:
     """Write the HTML report of ``views`` to ``path``: one self-contained file, or for item texts over
     :data:`item_chunks.EMBED_LIMIT`, the page plus a folder of text chunks beside ``final`` (the page's final
-    name when ``path`` is a temporary file renamed into place later). Returns the side files written."""
+    name when ``path`` is a temporary file renamed into place later); ``texts``, ``aside``: as in
+    :func:`build_page`.
+    Returns the side files written."""
     path = Path(path)
     if path.parent and not path.parent.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
     folder = side_folder(Path(final) if final is not None else path)
-    page, files = build_page(views, prices=prices, side=folder.name, report=report)
+    page, files = build_page(views, prices=prices, side=folder.name, report=report, texts=texts, aside=aside)
     written = []
     for old in folder.glob("run-*.js"):  # chunks of an earlier report under this name
         old.unlink()

@@ -103,7 +103,9 @@ def hbar_panels(title: str, rows: Sequence[str], panels: Sequence[tuple[str, Seq
     labels = fit_labels(rows)
     n = len(rows)
     fig = figure(WIDTH_IN, rows_height(n, 1.1))
-    axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+    # the panels share the rows but not a y axis: the first carries the run labels, the others no ticks (a shared
+    # axis gives every panel a tick per run, which the layout measures: the plot's time at 60 runs)
+    axes = fig.subplots(1, len(panels), squeeze=False)[0]
     ys = list(range(n))
     for ax, (name, cells) in zip(axes, panels, strict=True):
         vals = [c[0] if c else 0.0 for c in cells]
@@ -120,8 +122,10 @@ def hbar_panels(title: str, rows: Sequence[str], panels: Sequence[tuple[str, Seq
         ax.grid(axis="x", alpha=0.3)
         ax.tick_params(axis="x", labelsize=7)
         ax.set_xticks([0, 50, 100])
+        ax.set_ylim(n - 0.5, -0.5)  # first row on top
+        if ax is not axes[0]:
+            ax.set_yticks([])
     axes[0].set_yticks(ys, labels, fontsize=7)
-    axes[0].set_ylim(n - 0.5, -0.5)  # first row on top
     fig.supxlabel(xlabel, fontsize=8)
     fig.suptitle(title, fontsize=10)
     return fig
@@ -210,14 +214,21 @@ def series_figure(title: str, series: dict[str, dict[float, float]], xlabel: str
 
 # ---------------------------------------------------------------- numbered scatter
 
+#: points closer than this share one label (a fraction of each axis: the same spot to the eye, ~3 px)
+SAME_SPOT = 0.006
+#: a label's gap to other labels, to the points and to the axes' edge (pixels)
+GAP_PX = 1.5
+
+
 def numbered_points(ax: Any, pts: Sequence[tuple[float, float]], xspan: float, yspan: float) -> list[Any]:
-    """Number the points 1..n beside them; points closer than a label (8% of the x axis, 6% of the y axis)
-    share one label (``1,2``; four numbers a line). :func:`declutter` then moves labels off each other."""
+    """Number the points 1..n, each with its own label (points on the same spot, within :data:`SAME_SPOT` of
+    each axis, share one: ``1,2``, four numbers a line); :func:`declutter` then places every label where it
+    overlaps no other label and no point, joined to its point by a thin line when set apart."""
     clusters: list[list[int]] = []
     for n, p in enumerate(pts, 1):
         for c in clusters:
             q = pts[c[0] - 1]
-            if abs(p[0] - q[0]) < 0.08 * xspan and abs(p[1] - q[1]) < 0.06 * yspan:
+            if abs(p[0] - q[0]) <= SAME_SPOT * xspan and abs(p[1] - q[1]) <= SAME_SPOT * yspan:
                 c.append(n)
                 break
         else:
@@ -229,28 +240,115 @@ def numbered_points(ax: Any, pts: Sequence[tuple[float, float]], xspan: float, y
         anns.append(ax.annotate(text, p, fontsize=7, xytext=(4, 4), textcoords="offset points", gid="point",
                                 va="bottom", ha="left", linespacing=1.0,
                                 arrowprops={"arrowstyle": "-", "color": "0.55", "lw": 0.5, "shrinkA": 0,
-                                            "shrinkB": 2}))
+                                            "shrinkB": 3}))
     for a in anns:
         a.set_in_layout(False)  # kept inside the axes by declutter: moving them must not resize the axes
     return anns
 
 
-def _spots() -> list[tuple[float, float, str, str]]:
-    """Where a point's label may go, nearest first: offsets (points) on a grid around the point out to 70 pt,
-    aligned away from the point (a thin line joins a label set farther out to its point)."""
+def _spots(step: float, reach: float) -> list[tuple[float, float]]:
+    """Offsets (pixels) from a point where a label's near corner may go, nearest first, out to ``reach``; the
+    four diagonal spots next to the point come first (up-right preferred, as the labels are read)."""
+    near = [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)]
     out = []
-    for dx in range(-70, 71, 7):
-        for dy in range(-70, 71, 6):
-            if abs(dx) < 4 and abs(dy) < 4:
-                continue
-            ha = "left" if dx > 0 else "right" if dx < 0 else "center"
-            va = "bottom" if dy > 0 else "top" if dy < 0 else "center"
-            out.append((float(dx), float(dy), ha, va))
-    out.sort(key=lambda s: (s[0] ** 2 + s[1] ** 2, -s[1], -s[0]))
-    return [(4.0, 4.0, "left", "bottom"), *out]
+    n = int(reach // step)
+    for i in range(-n, n + 1):
+        for j in range(-n, n + 1):
+            if i or j:
+                out.append((i * step, j * step))
+    out.sort(key=lambda o: (o[0] ** 2 + o[1] ** 2, -o[1], -o[0]))
+    return [(x * 4.0, y * 4.0) for x, y in near] + out
 
 
-_SPOTS = tuple(_spots())
+class _Grid:
+    """Boxes (x0, y0, x1, y1, pixels) in buckets of ``cell`` pixels: which placed box a new one would touch."""
+
+    def __init__(self, cell: float) -> None:
+        self.cell = cell
+        self.buckets: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+
+    def _keys(self, b: tuple[float, float, float, float]) -> list[tuple[int, int]]:
+        c = self.cell
+        return [(i, j) for i in range(int(b[0] // c), int(b[2] // c) + 1)
+                for j in range(int(b[1] // c), int(b[3] // c) + 1)]
+
+    def add(self, b: tuple[float, float, float, float]) -> None:
+        for k in self._keys(b):
+            self.buckets.setdefault(k, []).append(b)
+
+    def hits(self, b: tuple[float, float, float, float], gap: float) -> float:
+        """Area of ``b`` (grown by ``gap``) on the boxes (0: free)."""
+        g = (b[0] - gap, b[1] - gap, b[2] + gap, b[3] + gap)
+        seen: set[tuple[float, float, float, float]] = set()
+        area = 0.0
+        for k in self._keys(g):
+            for o in self.buckets.get(k, ()):
+                if o in seen:
+                    continue
+                seen.add(o)
+                w = min(g[2], o[2]) - max(g[0], o[0])
+                h = min(g[3], o[3]) - max(g[1], o[1])
+                if w > 0 and h > 0:
+                    area += w * h
+        return area
+
+
+def declutter(fig: Any, ax: Any, anns: Sequence[Any]) -> None:
+    """Place each point label (:func:`numbered_points`) at the nearest spot where it overlaps no label placed
+    before it and no numbered point, and stays inside the axes: next to its point when that is free, else
+    farther out (the search reaches across the whole axes) with a thin line to its point. The figure is drawn
+    once to measure; the rest is arithmetic on pixel boxes. Only when no free spot is left anywhere in the axes
+    does a label go where it overlaps least."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig) if not isinstance(fig.canvas, FigureCanvasAgg) else fig.canvas
+    engine = fig.get_layout_engine()
+    if engine is not None:  # the axes where the drawing will put them (the labels take no part in the layout)
+        engine.execute(fig)
+    else:
+        canvas.draw()
+    r = canvas.get_renderer()
+    frame = ax.get_window_extent(r)
+    to_pt = 72.0 / fig.dpi
+    where = [tuple(ax.transData.transform(a.xy)) for a in anns]
+    sizes, lead = [], []  # each label's box size, and where it starts from its anchor (pixels)
+    for a, (px, py) in zip(anns, where, strict=True):
+        a.set_position((0.0, 0.0))
+        a.set_ha("left")
+        a.set_va("bottom")
+        bb = _text_box(a, r)
+        sizes.append((bb.width, bb.height))
+        lead.append((bb.x0 - px, bb.y0 - py))
+    taken = _Grid(12.0)
+    mark = 4.5  # half the side of the box a point's marker (s=36: 6 pt, 8 px) takes, with a little margin
+    for x, y in where:
+        taken.add((x - mark, y - mark, x + mark, y + mark))
+    reach = max(frame.width, frame.height)
+    rings = (_spots(3.0, min(reach, 120.0)), _spots(6.0, reach)[4:])  # near spots finely, then the whole axes
+    for a, (w, h), (px, py), (lx, ly) in zip(anns, sizes, where, lead, strict=True):
+        best: tuple[float, float, float, float] | None = None
+        for ring in rings:
+            for dx, dy in ring:
+                x0 = px + dx if dx > 0 else px + dx - w if dx < 0 else px - w / 2
+                y0 = py + dy if dy > 0 else py + dy - h if dy < 0 else py - h / 2
+                box = (x0, y0, x0 + w, y0 + h)
+                out = (max(0.0, frame.x0 + GAP_PX - box[0]) + max(0.0, box[2] - frame.x1 + GAP_PX)
+                       + max(0.0, frame.y0 + GAP_PX - box[1]) + max(0.0, box[3] - frame.y1 + GAP_PX)) * (w + h)
+                cost = out + taken.hits(box, GAP_PX)
+                if best is None or cost < best[0]:
+                    best = (cost, x0, y0, dx * dx + dy * dy)
+                if cost <= 0:
+                    break
+            if best is not None and best[0] <= 0:
+                break
+        assert best is not None
+        _, x0, y0, far = best
+        if far <= 8.0 ** 2:
+            a.arrowprops = a.arrow_patch = None  # next to its point: no line to draw (nor to get in other labels' way)
+        a.set_ha("left")
+        a.set_va("bottom")
+        a.set_position(((x0 - lx - px) * to_pt, (y0 - ly - py) * to_pt))
+        taken.add((x0, y0, x0 + w, y0 + h))
 
 
 def _text_box(t: Any, r: Any) -> Any:
@@ -260,41 +358,6 @@ def _text_box(t: Any, r: Any) -> Any:
     if isinstance(t, Annotation):
         t.update_positions(r)
     return Text.get_window_extent(t, r)
-
-
-def declutter(fig: Any, ax: Any, anns: Sequence[Any]) -> None:
-    """Move each point label to the nearest of :data:`_SPOTS` where it overlaps no label placed before it and
-    stays inside the axes (drawn once to measure; a label that fits nowhere goes where it overlaps least)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    canvas = FigureCanvasAgg(fig) if not isinstance(fig.canvas, FigureCanvasAgg) else fig.canvas
-    canvas.draw()
-    r = canvas.get_renderer()
-    frame = ax.get_window_extent(r)
-    placed: list[Any] = []
-
-    def cost(bb: Any) -> float:
-        """Area of ``bb`` on labels placed before and outside the axes (0: a free spot)."""
-        def inter(o: Any) -> float:
-            return max(0.0, min(bb.x1, o.x1) - max(bb.x0, o.x0)) * max(0.0, min(bb.y1, o.y1) - max(bb.y0, o.y0))
-        return sum(inter(o) for o in placed) + bb.width * bb.height - inter(frame)
-
-    for a in anns:
-        best: tuple[float, tuple[float, float, str, str]] | None = None
-        for spot in _SPOTS:
-            a.set_position(spot[:2])
-            a.set_ha(spot[2])
-            a.set_va(spot[3])
-            c = cost(_text_box(a, r))
-            if best is None or c < best[0]:
-                best = (c, spot)
-            if c <= 0:
-                break
-        assert best is not None
-        a.set_position(best[1][:2])
-        a.set_ha(best[1][2])
-        a.set_va(best[1][3])
-        placed.append(_text_box(a, r))
 
 
 def numbered_key(ax: Any, labels: Sequence[str]) -> Any:

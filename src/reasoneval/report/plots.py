@@ -274,6 +274,47 @@ def make_plots(views: Sequence[RunView]) -> tuple[list[Plot], list[str]]:
     return plots, notes
 
 
+_ASIDE: Sequence[RunView] = ()  # the views a forked plotting process draws (inherited, never pickled)
+
+
+def _make_plots_aside() -> tuple[list[Plot], list[str]]:
+    return make_plots(_ASIDE)
+
+
+def make_plots_aside(views: Sequence[RunView]) -> Callable[[], tuple[list[Plot], list[str]]]:
+    """:func:`make_plots` in a forked process while the caller goes on (the plots are a third of a large HTML
+    report's time, and their own process draws them on another core); returns the function that waits for
+    them. The child inherits the views (nothing is pickled but the plots coming back) and touches nothing
+    else; where processes cannot be forked, or the child fails, the plots are made here when asked for.
+    Call it before starting any thread."""
+    import multiprocessing as mp
+
+    if "fork" not in mp.get_all_start_methods():
+        return lambda: make_plots(views)
+    from concurrent.futures import ProcessPoolExecutor
+
+    global _ASIDE
+    _ASIDE = views
+    try:
+        pool = ProcessPoolExecutor(1, mp_context=mp.get_context("fork"))
+        future = pool.submit(_make_plots_aside)
+    except OSError:
+        _ASIDE = ()
+        return lambda: make_plots(views)
+
+    def wait() -> tuple[list[Plot], list[str]]:
+        global _ASIDE
+        try:
+            return future.result()
+        except Exception:  # noqa: BLE001 - a child that died (memory, a signal): the plots are made here
+            return make_plots(views)
+        finally:
+            pool.shutdown(wait=True)
+            _ASIDE = ()
+
+    return wait
+
+
 def _views_by_benchmark(views: Sequence[RunView]) -> dict[str, list[RunView]]:
     out: dict[str, list[RunView]] = {}
     for v in views:

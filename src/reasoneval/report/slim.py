@@ -19,6 +19,7 @@ from __future__ import annotations
 from ..core.benchmark import ScoredRow, Turn
 from ..core.response import has_inline_reasoning
 from ..core.types import Completion, Prompt, Usage, Verdict
+from ..store.compact import CompactAnswer
 
 _NO_PROMPT = Prompt()
 
@@ -79,6 +80,21 @@ class SlimTurn(Turn):
         #: the output was cut off (``core.response.cut_off``, read with its text)
         self.was_cut_off = cut
 
+    def _fill(self, a: CompactAnswer, counts: Counts) -> None:
+        """This turn's fields from a compact answer (``store.compact``): the same values ``__init__`` takes from
+        a completion read with its text, with no completion made."""
+        self.verdict = a.verdict
+        self.finish_reason = a.finish_reason
+        self.prompt_tokens = counts(a.prompt_tokens)
+        self.completion_tokens = counts(a.completion_tokens)
+        self.latency_s = a.latency_s
+        self.error = a.error
+        self.reasoning_tokens = counts(a.reasoning_tokens)
+        self.ttft_s = a.ttft_s
+        self.reasoned = a.reasoned
+        self._made = None
+        self.was_cut_off = a.cut
+
     @property
     def cut_off(self) -> bool:
         return self.was_cut_off
@@ -91,9 +107,16 @@ class SlimTurn(Turn):
     def completion(self) -> Completion:  # type: ignore[override]  # a field of Turn / ScoredRow, read-only here
         if self._made is not None:
             return self._made
-        self._made = TextlessCompletion("", self.finish_reason, Usage(self.prompt_tokens, self.completion_tokens),
-                                  self.latency_s, self.error, None, self.reasoning_tokens, self.ttft_s)
-        return self._made
+        # the fields set one by one in their order (no dataclass __init__ through the text and reasoning
+        # setters; instances keep sharing their attribute names' table, as __dict__.update would not)
+        made = self._made = TextlessCompletion.__new__(TextlessCompletion)
+        made.finish_reason = self.finish_reason
+        made.usage = Usage(self.prompt_tokens, self.completion_tokens)
+        made.latency_s = self.latency_s
+        made.error = self.error
+        made.reasoning_tokens = self.reasoning_tokens
+        made.ttft_s = self.ttft_s
+        return made
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(verdict={self.verdict!r}, completion={self.completion!r})"
@@ -125,6 +148,22 @@ class SlimRow(ScoredRow, SlimTurn):
             setattr(before, name, getattr(self, name))
         self.earlier = (*self.earlier, before)
         SlimTurn.__init__(self, c, verdict, reasoned, cut)
+
+    @classmethod
+    def compact(cls, a: CompactAnswer, counts: Counts) -> SlimRow:
+        """The row of a compact answer (its first stored turn)."""
+        row = cls.__new__(cls)
+        row._fill(a, counts)
+        row.item_key, row.subset, row.sample, row.earlier = a.item_key, a.subset, counts(a.sample) or 0, ()
+        return row
+
+    def then_compact(self, a: CompactAnswer, counts: Counts) -> None:
+        """A later turn of this row, from a compact answer: the present final turn moves to ``earlier``."""
+        before = SlimTurn.__new__(SlimTurn)
+        for name in SlimTurn.__slots__:
+            setattr(before, name, getattr(self, name))
+        self.earlier = (*self.earlier, before)
+        self._fill(a, counts)
 
     @property
     def turns(self) -> list[Turn]:  # type: ignore[override]  # a field of Turn / ScoredRow, read-only here

@@ -23,8 +23,9 @@ from urllib.parse import quote
 
 from ..core.hashing import canonical_json
 from ..core.safetext import redact, redact_secrets, storable, storable_json
-from ..core.types import Completion, Prompt, Usage, Verdict
-from . import identity
+from ..core.types import Completion, Outcome, Prompt, Usage, Verdict
+from . import compact, identity
+from .compact import CompactAnswer
 from .errors import DECODE_ERRORS, STORE_ERRORS, StoreError, corrupted, describe, one_line
 from .identity import real_path
 from .statements import INSERT_CACHE, INSERT_COMPLETION, INSERT_PROMPT, INSERT_VERDICT, shared_prompt
@@ -33,6 +34,7 @@ from .wal import check_log_present
 P = ParamSpec("P")
 R = TypeVar("R")
 _UNREAD = Prompt()  # the prompt of a completion read with prompts=False
+_OUTCOMES = {o.value: o for o in Outcome}
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -231,8 +233,9 @@ class _Verdicts:
             detail = json.loads(raw)
             if len(self._details) < self.KEPT:
                 self._details[raw] = detail
-        return Verdict.from_json({"outcome": outcome, "extracted": None if extracted is None else self.same(extracted),
-                                  "method": self.same(method), "detail": detail})
+        # Verdict.from_json of the same fields, without an enum call per verdict (an unknown outcome: KeyError)
+        return Verdict(_OUTCOMES[outcome], None if extracted is None else self.same(extracted), self.same(method),
+                       detail or {})
 
 
 class _Prompts:
@@ -275,6 +278,7 @@ class RunStore:
         self.readonly = readonly
         self._verdict_buf: list[tuple[Any, ...]] = []
         self._writer: Any = None
+        self._sound_prompts: set[str] = set()  # shared prompts found to be JSON (compact_answers checks each once)
         try:
             if self.real.is_file() and self.real.stat().st_size == 0:
                 raise StoreError(f"store {self.path} is an empty file (0 bytes), not a reasoneval store; "
@@ -438,6 +442,33 @@ class RunStore:
         one pass over the store (no table of every verdict is built first)."""
         self.flush()
         yield from self._read(run_id, "answer", prompts, scorer, prompt_cache)
+
+    def compact_answers(self, run_id: str, scorer: str) -> Iterator[CompactAnswer]:
+        """The run's answer turns in the order stored, as the tables read them (:mod:`.compact`: no prompt, no
+        text; whether each reasoned and was cut off), each with its verdict by ``scorer`` (None: none stored)."""
+        self.flush()
+        yield from compact.read(self.db, self.path, self._later, run_id, scorer, _Verdicts(), self._sound_prompts)
+
+    def answer_texts(self, run_id: str, prompt_cache: dict[str, Prompt] | None = None,
+                     ) -> Iterator[tuple[str, int, Prompt, str]]:
+        """The run's answer turns as (item key, sample, prompt, text), in the order stored: what a reader of the
+        texts needs beside the tables' compact rows (``compact_answers``), without a verdict or a completion
+        object made. ``prompt_cache`` as in ``answers``."""
+        prompt_hash = self._later["completions"].split(", ")[3]
+        try:
+            cur = self.db.execute(f"SELECT item_key, sample, prompt_json, {prompt_hash}, text FROM completions "
+                                  "WHERE run_id=? AND role='answer' ORDER BY rowid", (run_id,))
+        except STORE_ERRORS as e:
+            raise describe(self.path, e) from e
+        decoded = _Prompts(self.db, prompt_cache)
+        for r in _batches(cur, self.path):
+            try:
+                prompt = decoded.of(r[2], r[3])
+            except DECODE_ERRORS as e:
+                raise _undecodable(self.path, e) from e
+            except STORE_ERRORS as e:
+                raise describe(self.path, e) from e
+            yield r[0], r[1], prompt, r[4] or ""
 
     def _read(self, run_id: str, role: str | None, prompts: bool, scorer: str | None,
               prompt_cache: dict[str, Prompt] | None = None) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
