@@ -20,8 +20,9 @@ Where the cold time goes (measured 2026-12-02, quiet 2 cores, CLI end to end): t
 three steps, each with identical verdicts: ANTLR's SLL prediction before SymPy's own LL parse (``scoring/latexparse.py``,
 ~10 ms to ~2-3 ms a string), no ``simplify`` for a string whose parsed expression is a seeded gold's or one already
 simplified (50 of 142 parse like a gold), and the console script starting the sandbox (SymPy's ~0.4-0.55 s
-import) before the CLI's own imports (then a fork server; since the sandbox workers are clean interpreters,
-each worker imports SymPy itself, in parallel). Cold went 3.05 s -> 2.3 s -> 1.9 s -> 1.55 s. What is left: ~0.6 s until the
+import) before the CLI's own imports (then a fork server; when the sandbox workers became clean interpreters,
+each worker imported SymPy itself, ~0.55 s of CPU each on the same 2 cores as the CLI: the regression of issue
+38; since then the LaTeX pool forks its workers from one zygote interpreter that imports SymPy once). Cold went 3.05 s -> 2.3 s -> 1.9 s -> 1.55 s. What is left: ~0.6 s until the
 workers are ready (the import), then ~0.7 s of parsing and ~90 simplifies on 2 workers.
 Give ``--reference`` the official evaluator's items/s measured in the same minutes to print the ratio.
 """

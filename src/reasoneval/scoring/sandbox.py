@@ -18,6 +18,9 @@
   become ready within ``startup_timeout`` is killed and replaced (the pool fails after
   ``MAX_STARTUP_FAILURES`` in a row, so callers never wait for ever). A replacement after a kill is a fresh
   interpreter: it costs its imports again (about a second for SymPy), on that worker slot only.
+* ``shared_imports=True``: the set-up is done once, in a :class:`Zygote` (the same module, ``--zygote``), and the
+  workers are forked from it (one SymPy import per pool; a killed worker is replaced at once); where the zygote
+  cannot start, each worker is a fresh interpreter as above.
 * One dispatcher thread per pool; ``submit`` is thread-safe.
 """
 
