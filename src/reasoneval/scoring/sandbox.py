@@ -144,8 +144,17 @@ class _ForkedProc:
         self.pid = pid
         self._fd: int | None = pidfd
 
+    def _exited(self, timeout: float | None) -> bool:
+        """Whether the process has exited, waiting up to ``timeout`` s (None: until it does). ``poll``, not
+        ``select``: a run with many connections open may have fds past ``select``'s limit of 1024."""
+        if self._fd is None:
+            return True
+        p = select.poll()
+        p.register(self._fd, select.POLLIN)  # readable once it exited
+        return bool(p.poll(None if timeout is None else max(0, int(timeout * 1000))))
+
     def is_alive(self) -> bool:
-        return self._fd is not None and not select.select([self._fd], [], [], 0)[0]  # readable: it exited
+        return not self._exited(0)
 
     def kill(self) -> None:
         if self._fd is not None:
@@ -153,8 +162,7 @@ class _ForkedProc:
                 signal.pidfd_send_signal(self._fd, signal.SIGKILL)
 
     def join(self, timeout: float | None = None) -> None:
-        if self._fd is not None:
-            select.select([self._fd], [], [], timeout)
+        self._exited(timeout)
 
     def close(self) -> None:
         if self._fd is not None:
