@@ -20,15 +20,21 @@ Where the cold time goes (measured 2026-12-02, quiet 2 cores, CLI end to end): t
 three steps, each with identical verdicts: ANTLR's SLL prediction before SymPy's own LL parse (``scoring/latexparse.py``,
 ~10 ms to ~2-3 ms a string), no ``simplify`` for a string whose parsed expression is a seeded gold's or one already
 simplified (50 of 142 parse like a gold), and the console script starting the sandbox (SymPy's ~0.4-0.55 s
-import) before the CLI's own imports (then a fork server; since the sandbox workers are clean interpreters,
-each worker imports SymPy itself, in parallel). Cold went 3.05 s -> 2.3 s -> 1.9 s -> 1.55 s. What is left: ~0.6 s until the
+import) before the CLI's own imports (then a fork server; when the sandbox workers became clean interpreters,
+each worker imported SymPy itself, ~0.55 s of CPU each on the same 2 cores as the CLI: the regression of issue
+38; since then the LaTeX pool forks its workers from one zygote interpreter that imports SymPy once). Cold went 3.05 s -> 2.3 s -> 1.9 s -> 1.55 s. What is left: ~0.6 s until the
 workers are ready (the import), then ~0.7 s of parsing and ~90 simplifies on 2 workers.
-Give ``--reference`` the official evaluator's items/s measured in the same minutes to print the ratio.
+Give ``--reference`` the official evaluator's items/s measured in the same minutes to print the ratio, or
+``--official KORBENCH`` (a checkout of KOR-Bench/KOR-Bench or its bare git directory, as ``fetch`` gives it):
+the official evaluator is then run end to end beside each CLI run, interleaved (a fresh interpreter importing
+``eval/eval_utils`` and calling ``evaluate_responses`` on every file, as its ``eval.py`` does, output discarded),
+and the ratio of each pair and their median are printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -94,6 +100,32 @@ def cli_cold(outputs: Path) -> dict[str, float | str]:
         return {"seconds": dt, "items": p.stdout.count(b"\n"), "jsonl_sha256": hashlib.sha256(p.stdout).hexdigest()[:16]}
 
 
+OFFICIAL_CHILD = r"""
+import contextlib, importlib, io, json, os, sys
+from pathlib import Path
+root, outputs = Path(sys.argv[1]), Path(sys.argv[2])
+sys.path[:0] = [str(root), str(root / "eval")]
+os.chdir(root)
+eu = importlib.import_module("eval_utils")
+n = 0
+for f in sorted(outputs.glob("*.jsonl")):
+    _, category, mode = f.stem.rsplit("_", 2)
+    recs = [json.loads(x) for x in f.read_text(encoding="utf-8").split(chr(10)) if x.strip()]
+    with contextlib.redirect_stdout(io.StringIO()):
+        n += len(list(eu.evaluate_responses(recs, category, mode)))
+print(n)
+"""
+
+
+def official_cold(root: Path, outputs: Path) -> dict[str, float]:
+    """The official evaluator end to end: a fresh interpreter, its imports, reading and scoring every file."""
+    t = time.perf_counter()
+    p = subprocess.run([sys.executable, "-c", OFFICIAL_CHILD, str(root), str(outputs.resolve())], check=True,
+                       capture_output=True, text=True)
+    dt = time.perf_counter() - t
+    return {"seconds": dt, "items": int(p.stdout.strip().splitlines()[-1])}
+
+
 def _median(xs: list[float]) -> float:
     return sorted(xs)[len(xs) // 2]
 
@@ -105,6 +137,8 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--reference", type=float, default=None, metavar="ITEMS_PER_S",
                     help="the official evaluator's items/s measured in the same minutes: prints our CLI's ratio to it")
+    ap.add_argument("--official", type=Path, default=None, metavar="KORBENCH",
+                    help="a KOR-Bench checkout or bare git dir: run its evaluator beside each CLI run, interleaved")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--passes", type=int, default=1, help=argparse.SUPPRESS)
     a = ap.parse_args()
@@ -116,8 +150,19 @@ def main() -> int:
         print(f"no raw outputs at {outputs}", file=sys.stderr)
         return 2
     cold, warm_disk, warm_mem, cli = [], [], [], []
+    official: list[dict[str, float]] = []
+    with contextlib.ExitStack() as stack:
+        root = None
+        if a.official is not None:
+            sys.path.insert(0, str(REPO / "scripts"))
+            from reference_sidebyside import work_tree
+
+            root = stack.enter_context(work_tree(a.official.resolve(), ["eval", "utils", "config", "data"]))
+        for _ in range(a.repeat):
+            if root is not None:
+                official.append(official_cold(root, outputs))
+            cli.append(cli_cold(outputs))
     for _ in range(a.repeat):
-        cli.append(cli_cold(outputs))
         with tempfile.TemporaryDirectory() as d:
             cold.append(run_child(outputs, Path(d), 1)[0])
             w = run_child(outputs, Path(d), 3)
@@ -151,6 +196,13 @@ def main() -> int:
               f"{c['items_per_s']:>8,} items/s   (median; runs: {c['all_seconds']}; --jsonl sha256 {c['jsonl_sha256']})")
         if a.reference:
             print(f"  {'':36s} {c['items_per_s'] / a.reference:7.2f} x the reference's {a.reference:,.0f} items/s")
+        if official:
+            ratios = [o["seconds"] / r["seconds"] for o, r in zip(official, cli, strict=True)]
+            secs = [o["seconds"] for o in official]
+            print(f"  {'official evaluator end to end':36s} {_median(secs):7.3f} s  "
+                  f"{official[0]['items'] / _median(secs):>8,.0f} items/s   (median; runs: {[round(x, 3) for x in secs]})")
+            print(f"  {'CLI cold / official, per pair':36s} {_median(ratios):7.2f} x   (pairs: "
+                  f"{[round(x, 2) for x in ratios]})")
         print("  in-process Rescorer.run (best of runs):")
         for k, r in summary["runs"].items():
             print(f"  {k:36s} {r['best_seconds']:7.3f} s  {r['items_per_s']:>8,} items/s   (runs: {r['all_seconds']})")

@@ -58,3 +58,17 @@ def test_params_canonical_json_is_cached_and_invisible() -> None:
     assert h.canonical_json() == canonical_json(h.to_json()) != first  # a changed copy is not served the old one
     assert g == GenParams(max_tokens=5, temperature=0.0, stop=("x",))  # equality ignores the cached string
     assert "_canonical" not in g.to_json() and GenParams.from_json(g.to_json()) == g
+
+
+def test_keyer_keeps_prompt_states_and_still_gives_exact_keys() -> None:
+    """A prompt asked again (the samples of an item, interleaved with other items, past the kept window) gets
+    the same key as :func:`cache_key`, from its kept hash state or a new one."""
+    rng = random.Random(5)
+    params = GenParams(max_tokens=64)
+    keyer = CacheKeyer("m", params.canonical_json())
+    prompts = [_prompt(rng) for _ in range(CacheKeyer.KEPT + 40)]
+    for _ in range(3 * len(prompts)):
+        prompt, sample = rng.choice(prompts), rng.randint(0, 30)
+        pj = canonical_json(prompt.to_json())
+        assert keyer.key_of(pj, sample) == cache_key("m", prompt.to_json(), params.to_json(), sample)
+    assert len(keyer._after) <= CacheKeyer.KEPT

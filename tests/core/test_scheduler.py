@@ -394,3 +394,24 @@ def test_the_cli_takes_the_abandonment_window(tmp_path: Path) -> None:
     out = " ".join(out.replace("│", " ").split())  # typer draws the options in boxes, wrapped at its own widths
     assert "--abandon-after" in out and "8 x the p99 time to first byte" in out and "--hedge-after" in out
     assert "--max-extra-requests" in out
+
+
+def test_the_windows_and_the_stream_gap_p99_match_their_definitions() -> None:
+    """The three windows come from one look at the p99 (``_base_windows``) and the gaps are kept sorted as they
+    come: the same values as the public definitions and as sorting the window of gaps, through evictions."""
+    import random
+
+    rng = random.Random(3)
+    b = OpenAICompatBackend("openai-compat/m@http://127.0.0.1:9", "m", ["http://127.0.0.1:9"], None, concurrency=8)
+    for i in range(700):
+        b._sample(rng.uniform(0.05, 2.0))
+        if i % 2:
+            b._add_gap(rng.choice([rng.uniform(0.0, 3.0), 0.5]))  # repeated values too
+        gaps = sorted(b._gaps)
+        assert b._gaps_sorted == gaps
+        want = None if len(gaps) < b.min_samples() else gaps[int(0.99 * (len(gaps) - 1))]
+        assert b._p99_gap() == want
+        assert b._base_windows() == (b.hedge_delay(), b.abandon_after(), b.stream_silence_after())
+    assert len(b._gaps) == 256
+    b.opts.hedge_after_s, b.opts.abandon_after_s = 0.0, 7.0  # fixed windows (0: never hedge)
+    assert b._base_windows() == (None, 7.0, b.stream_silence_after()) and b.hedge_delay() is None

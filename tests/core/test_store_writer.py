@@ -61,3 +61,37 @@ def test_cache_empty(tmp_path: Path) -> None:
     _fill(store, 2)
     store.close_writer()
     assert not store.cache_empty()
+
+
+def test_completions_of_one_loop_iteration_are_committed_by_close_before_their_hand_over(tmp_path: Path) -> None:
+    """Completions made during one event-loop iteration go to the writer thread together at the next one; a
+    writer closed in between (the run's end, an interruption) still commits them."""
+    store = RunStore(tmp_path / "s.db")
+    store.upsert_run("r1", "b", "*", "m", "model", {})
+
+    async def go() -> int:
+        tasks = [asyncio.create_task(store.aput_completion("r1", f"k{i}", 0, 0, "answer", "s", Prompt.chat("q"),
+                                                           f"key{i}", Completion(f"a{i}", "stop", Usage(1, 1), 0.1),
+                                                           cache=True))
+                 for i in range(50)]
+        await asyncio.sleep(0)  # the tasks run up to their wait; their hand-over is the next iteration's
+        assert store._writer is not None
+        pending = sum(len(v) for v in store._writer._pending.values())
+        store.close_writer()
+        await asyncio.gather(*tasks)
+        return pending
+
+    assert asyncio.run(go()) == 50
+    assert store.count("r1") == 50 and store.cache_get("key49") is not None
+
+
+def test_one_prompt_is_stored_once_across_batches(tmp_path: Path) -> None:
+    store = RunStore(tmp_path / "s.db")
+    store.upsert_run("r1", "b", "*", "m", "model", {})
+    _fill(store, 10)
+    _fill(store, 10)  # the same prompts again: their kept hashes
+    store.close_writer()
+    with sqlite3.connect(tmp_path / "s.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM prompts").fetchone()[0] == 10
+        assert db.execute("SELECT COUNT(DISTINCT prompt_hash) FROM completions").fetchone()[0] == 10
+    assert {c.prompt.messages[0].content for c in store.completions("r1")} == {f"q{i}" for i in range(10)}

@@ -129,8 +129,9 @@ def _pid() -> int:
     return os.getpid()
 
 
-def test_sandbox_timeout_kill_and_respawn() -> None:
-    with SandboxPool(1, default_timeout=5, memory_limit_mb=None) as pool:
+@pytest.mark.parametrize("shared", [False, True])
+def test_sandbox_timeout_kill_and_respawn(shared: bool) -> None:
+    with SandboxPool(1, default_timeout=5, memory_limit_mb=None, shared_imports=shared) as pool:
         first = pool.call(_pid)
         t = time.perf_counter()
         with pytest.raises(SandboxTimeout):
@@ -158,10 +159,12 @@ def _hang() -> None:
     time.sleep(60)
 
 
-def test_sandbox_start_up_is_not_part_of_a_timeout() -> None:
+@pytest.mark.parametrize("shared", [False, True])
+def test_sandbox_start_up_is_not_part_of_a_timeout(shared: bool) -> None:
     """Imports and initializer (math-verify's warm-up, ...) run before a worker is ready; a task's clock starts
     when it is sent, so a 0.5 s task limit holds against a 1.5 s start-up, for the first worker and a respawn."""
-    with SandboxPool(1, initializer=_slow_start, memory_limit_mb=None, preload=("fractions",)) as pool:
+    with SandboxPool(1, initializer=_slow_start, memory_limit_mb=None, preload=("fractions",),
+                     shared_imports=shared) as pool:
         assert pool.call(_sleep, 0, timeout=0.5) == "slept"
         with pytest.raises(SandboxTimeout):
             pool.call(_sleep, 30, timeout=0.5)
@@ -169,9 +172,13 @@ def test_sandbox_start_up_is_not_part_of_a_timeout() -> None:
         assert pool.stats["timeouts"] == 1 and pool.stats["startup_failures"] == 0
 
 
+@pytest.mark.parametrize("shared", [False, True])
 @pytest.mark.parametrize("init, startup_timeout", [(_no_start, 60.0), (_hang, 0.5)])
-def test_sandbox_workers_that_never_start_fail_the_tasks(init: Callable[[], None], startup_timeout: float) -> None:
-    with SandboxPool(1, initializer=init, memory_limit_mb=None, startup_timeout=startup_timeout) as pool:
+def test_sandbox_workers_that_never_start_fail_the_tasks(init: Callable[[], None], startup_timeout: float,
+                                                         shared: bool) -> None:
+    """(With ``shared_imports`` the zygote fails the same way first: the pool falls back to fresh workers.)"""
+    with SandboxPool(1, initializer=init, memory_limit_mb=None, startup_timeout=startup_timeout,
+                     shared_imports=shared) as pool:
         t = time.perf_counter()
         with pytest.raises(WorkerCrashed, match="do not start"):
             pool.call(_pid, timeout=1)
@@ -179,13 +186,44 @@ def test_sandbox_workers_that_never_start_fail_the_tasks(init: Callable[[], None
         assert pool.stats["startup_failures"] == MAX_STARTUP_FAILURES and pool.broken
 
 
-def test_sandbox_runs_in_parallel() -> None:
-    with SandboxPool(2, memory_limit_mb=None) as pool:
+@pytest.mark.parametrize("shared", [False, True])
+def test_sandbox_runs_in_parallel(shared: bool) -> None:
+    with SandboxPool(2, memory_limit_mb=None, shared_imports=shared) as pool:
         pool.call(_pid)
         t = time.perf_counter()
         futs = [pool.submit(_sleep, 1.0) for _ in range(2)]
         assert [f.result() for f in futs] == ["slept", "slept"]
         assert time.perf_counter() - t < 1.9
+
+
+def _note_setup() -> None:
+    with open(os.environ["REASONEVAL_TEST_SETUP_LOG"], "a") as f:
+        f.write(f"{os.getpid()}\n")
+
+
+def test_shared_imports_set_up_once_and_fork_every_worker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``shared_imports``: the set-up (imports, initializer) runs once, in the zygote; every worker, the
+    replacements of a killed and of a crashed one included, is forked from it ready, and nothing is left
+    running after the pool's shutdown."""
+    log = tmp_path / "setup.log"
+    monkeypatch.setenv("REASONEVAL_TEST_SETUP_LOG", str(log))
+    with SandboxPool(2, initializer=_note_setup, memory_limit_mb=None, preload=("fractions",),
+                     shared_imports=True) as pool:
+        pids = {pool.call(_pid) for _ in range(6)}
+        with pytest.raises(SandboxTimeout):
+            pool.call(_sleep, 30, timeout=0.5)
+        with pytest.raises(WorkerCrashed):
+            pool.call(_die)
+        pids |= {f.result() for f in [pool.submit(_pid) for _ in range(6)]}
+        assert pool.call(_sleep, 0) == "slept"
+        assert pool._zygote is not None and all(type(w.proc).__name__ == "_ForkedProc" for w in pool._workers)
+        zygote = pool._zygote.proc.pid
+        assert pool.stats["timeouts"] == 1 and pool.stats["crashes"] == 1 and pool.stats["respawns"] == 2
+    setups = log.read_text().split()
+    assert setups == [str(zygote)] and str(zygote) not in {str(p) for p in pids}  # once, and not in a worker
+    for pid in pids | {zygote}:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
 
 
 def test_huge_latex_power_is_bounded(tmp_path: Path) -> None:

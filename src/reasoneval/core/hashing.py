@@ -46,15 +46,27 @@ class CacheKeyer:
     fixed head is kept and copied for each prompt. Same keys as :func:`cache_key` (``tests/core/test_hashing.py``);
     at concurrency 256 the per-request key was a tenth of the event loop's time."""
 
+    KEPT = 256  # prompts whose hash state is kept (the samples of an item are asked one after another)
+
     def __init__(self, model_spec: str, params_canonical: str) -> None:
         head = '{"model":' + canonical_json(model_spec) + ',"params":' + params_canonical + ',"prompt":'
         self._head = hashlib.sha256(head.encode("utf-8", "surrogatepass"))
+        self._after: dict[str, Any] = {}  # prompt's canonical JSON -> the hash state after it
 
     def key(self, prompt_json: dict[str, Any], sample: int) -> str:
         return self.key_of(canonical_json(prompt_json), sample)
 
     def key_of(self, prompt_canonical: str, sample: int) -> str:
-        """:meth:`key` from the prompt's ``canonical_json`` already made (the runner stores the same string)."""
-        h = self._head.copy()
-        h.update((prompt_canonical + ',"sample":' + canonical_json(sample) + "}").encode("utf-8", "surrogatepass"))
+        """:meth:`key` from the prompt's ``canonical_json`` already made (the runner stores the same string). The
+        state after the prompt is kept for the last :attr:`KEPT` prompts: each sample then hashes only its tail."""
+        state = self._after.get(prompt_canonical)
+        if state is None:
+            state = self._head.copy()
+            state.update(prompt_canonical.encode("utf-8", "surrogatepass"))
+            if len(self._after) >= self.KEPT:
+                del self._after[next(iter(self._after))]
+            self._after[prompt_canonical] = state
+        h = state.copy()
+        tail = str(sample) if type(sample) is int else canonical_json(sample)
+        h.update((',"sample":' + tail + "}").encode("utf-8", "surrogatepass"))
         return h.hexdigest()

@@ -26,6 +26,7 @@ attempt (``_read_checked``); text a server sent reaches an error message only th
 from __future__ import annotations
 
 import asyncio
+import bisect
 import json
 import math
 import random
@@ -178,7 +179,7 @@ class Abandoned(Retryable):
     """An attempt no copy answered within the abandonment window (cancelled, retried with wider windows)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Tally:
     """One request (model call) across its attempts: copies sent, whether it was hedged."""
 
@@ -189,7 +190,7 @@ class _Tally:
     ttfb: float | None = None  # the time to first byte of its latest attempt's answer (None: not watched)
 
 
-@dataclass(eq=False)  # (hashed by identity: the attempts waiting at the cap are a set)
+@dataclass(eq=False, slots=True)  # (hashed by identity: the attempts waiting at the cap are a set)
 class _Race:
     """One attempt: its first copy and the hedged second copy (see ``HTTPBackend._hedged``)."""
 
@@ -241,6 +242,7 @@ class HTTPBackend:
         self._latency_count = 0  # samples recorded so far
         self._p99_cache: tuple[int, float] | None = None  # (count when computed, p99 time to first byte)
         self._gaps: deque[float] = deque(maxlen=256)  # the longest pause inside each answered stream
+        self._gaps_sorted: list[float] = []  # the same, sorted (``_p99_gap``)
         self.hedges = 0  # second copies sent
         self.abandoned = 0  # attempts abandoned (silent past the window) and retried
         self.stragglers = 0  # copies in flight that gave their slots back
@@ -287,8 +289,10 @@ class HTTPBackend:
             o = self.opts
             self._session = aiohttp.ClientSession(
                 headers=self._headers(), connector=conn,
+                # no read timeout unless one is asked for: a read silent for the total time can only come after
+                # the total timeout (which starts earlier), and aiohttp re-arms a read timer at every chunk
                 timeout=aiohttp.ClientTimeout(total=o.timeout_s, sock_connect=o.connect_timeout_s,
-                                              sock_read=o.read_timeout_s or o.timeout_s),
+                                              sock_read=o.read_timeout_s),
                 json_serialize=json.dumps)
         return self._session
 
@@ -359,11 +363,36 @@ class HTTPBackend:
         return self._p99_cache[1]
 
     def _p99_gap(self) -> float | None:
-        """The p99 of the longest silence inside each answered stream (None until :meth:`min_samples`)."""
+        """The p99 of the longest silence inside each answered stream (None until :meth:`min_samples`); the
+        gaps are also kept sorted as they come (``_add_gap``), so no call sorts them."""
         n = len(self._gaps)
         if n < self.min_samples():
             return None
-        return sorted(self._gaps)[int(0.99 * (n - 1))]
+        return self._gaps_sorted[int(0.99 * (n - 1))]
+
+    def _add_gap(self, gap: float) -> None:
+        if len(self._gaps) == self._gaps.maxlen:  # the oldest leaves the window: out of the sorted copy too
+            del self._gaps_sorted[bisect.bisect_left(self._gaps_sorted, self._gaps[0])]
+        self._gaps.append(gap)
+        bisect.insort(self._gaps_sorted, gap)
+
+    def _base_windows(self) -> tuple[float | None, float | None, float | None]:
+        """:meth:`hedge_delay`, :meth:`abandon_after` and :meth:`stream_silence_after` at once (the same values,
+        from one look at the p99: every request's timer asks for the three)."""
+        o = self.opts
+        p99 = self._p99() if o.hedge_after_s is None or o.abandon_after_s is None else None
+        if o.hedge_after_s is not None:
+            hedge = o.hedge_after_s or None
+        else:
+            hedge = None if p99 is None else min(o.hedge_max_s, max(o.hedge_min_s, o.hedge_multiple * p99))
+        if o.abandon_after_s is not None:
+            abandon = o.abandon_after_s or None
+        else:
+            abandon = None if p99 is None else min(o.timeout_s, max(2 * o.hedge_min_s, o.abandon_multiple * p99))
+        if abandon is None:
+            return hedge, None, None
+        gap = self._p99_gap()
+        return hedge, abandon, abandon if gap is None else min(o.timeout_s, max(abandon, o.gap_multiple * gap))
 
     def hedge_delay(self) -> float | None:
         """Seconds after which a copy with no byte yet gives its slots back and a second copy is sent (None:
@@ -469,7 +498,7 @@ class HTTPBackend:
             if p is None or p.first_byte is None:  # no byte was watched: its whole latency is its first byte
                 self._sample(now - t0)
             elif p.chunks > 1:
-                self._gaps.append(p.max_gap)
+                self._add_gap(p.max_gap)
         return comp
 
     def _sample(self, ttfb: float) -> None:
@@ -654,7 +683,7 @@ class HTTPBackend:
     def _windows(self, race: _Race) -> tuple[float | None, float | None, float | None]:
         """The hedge delay, the silence window before and after the answer started (stretched after abandoned
         attempts)."""
-        hedge, abandon, streaming = self.hedge_delay(), self.abandon_after(), self.stream_silence_after()
+        hedge, abandon, streaming = self._base_windows()
         if race.stretch == 1.0:
             return hedge, abandon, streaming
         cap = self.opts.timeout_s

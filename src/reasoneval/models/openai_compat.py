@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
@@ -65,7 +66,9 @@ class OpenAICompatBackend(HTTPBackend):
         self._stream = self.opts.stream
         #: the model id the server says it serves (``identify``; None until asked, or unknown)
         self.served_id: str | None = None
-        self._messages_json: dict[Prompt, str] = {}  # a prompt's encoded messages (``_encoded``)
+        #: a prompt's messages and their JSON (``_encoded``, ``_chat_request``; read-only once made)
+        self._messages_json: dict[Prompt, tuple[list[dict[str, Any]], str]] = {}
+        self._last_heads: _Heads | None = None  # the body without the prompt for the last parameters
 
     async def identify(self) -> None:
         """Ask the replicas which model they serve (:mod:`.served`), once, before the run's first request."""
@@ -82,6 +85,15 @@ class OpenAICompatBackend(HTTPBackend):
         return headers
 
     def _body(self, prompt: Prompt, params: GenParams) -> tuple[str, dict[str, Any]]:
+        body = self._params_body(params)
+        if prompt.is_chat:
+            body["messages"] = [{"role": m.role, "content": m.content} for m in prompt.messages]
+            return "/chat/completions", body
+        body["prompt"] = prompt.text
+        return "/completions", body
+
+    def _params_body(self, params: GenParams) -> dict[str, Any]:
+        """The request body without the prompt: the model, the generation controls, ``--extra-body``."""
         body: dict[str, Any] = {"model": self.model, "max_tokens": params.max_tokens}
         if params.temperature is not None:
             body["temperature"] = params.temperature
@@ -101,11 +113,7 @@ class OpenAICompatBackend(HTTPBackend):
             raise ModelError(f"{self.spec}: {e}") from None
         if "max_completion_tokens" in body:  # o-series models take only this one
             body.pop("max_tokens", None)
-        if prompt.is_chat:
-            body["messages"] = [{"role": m.role, "content": m.content} for m in prompt.messages]
-            return "/chat/completions", body
-        body["prompt"] = prompt.text
-        return "/completions", body
+        return body
 
     async def _read(self, resp: aiohttp.ClientResponse, replica: Any, t0: float,
                     body: dict[str, Any]) -> Completion:
@@ -199,26 +207,76 @@ class OpenAICompatBackend(HTTPBackend):
         if msgs is None:
             return RequestBody(body, json.dumps(body).encode())
         try:
-            mj = self._messages_json.get(prompt)
+            known = self._messages_json.get(prompt)
         except TypeError:  # content parts (images) are not hashable
             return RequestBody(body, json.dumps(body).encode())
-        if mj is None:
-            mj = json.dumps(msgs)
-            if len(self._messages_json) >= MESSAGES_KEPT:
-                del self._messages_json[next(iter(self._messages_json))]
-            self._messages_json[prompt] = mj
+        if known is None:
+            known = self._remember(prompt, msgs)
+        mj = known[1]
         head = json.dumps({k: v for k, v in body.items() if k != "messages"})  # never empty: it has ``model``
         return RequestBody(body, (head[:-1] + ', "messages": ' + mj + "}").encode())
 
+    def _heads(self, params: GenParams) -> _Heads:
+        """The body's parts that depend on ``params`` only, made once for the run's parameters object (every
+        request of a run without per-sample seeds has the same one)."""
+        heads = self._last_heads
+        if heads is None or heads.params is not params:
+            plain = self._params_body(params)
+            streamed = None if "stream" in plain else {**plain, "stream": True,
+                                                       "stream_options": {"include_usage": True}}
+            heads = self._last_heads = _Heads(params, plain, json.dumps(plain), streamed,
+                                              None if streamed is None else json.dumps(streamed))
+        return heads
+
+    def _chat_request(self, prompt: Prompt, head: dict[str, Any], head_json: str) -> RequestBody:
+        """A chat request from its parts made before: the same bytes as ``_encoded`` of the whole body."""
+        try:
+            known = self._messages_json.get(prompt)
+        except TypeError:  # content parts (images) are not hashable
+            return self._encoded(prompt, {**head, "messages": [{"role": m.role, "content": m.content}
+                                                               for m in prompt.messages]})
+        if known is None:
+            msgs = [{"role": m.role, "content": m.content} for m in prompt.messages]
+            known = self._remember(prompt, msgs)
+        msgs, mj = known
+        return RequestBody({**head, "messages": msgs}, (head_json[:-1] + ', "messages": ' + mj + "}").encode())
+
+    def _remember(self, prompt: Prompt, msgs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str]:
+        if len(self._messages_json) >= MESSAGES_KEPT:
+            del self._messages_json[next(iter(self._messages_json))]
+        known = self._messages_json[prompt] = (msgs, json.dumps(msgs))
+        return known
+
     async def generate(self, prompt: Prompt, params: GenParams) -> Completion:
-        path, body = self._body(prompt, params)
-        if self._stream and "stream" not in body:
-            comp = await self.request(path, self._encoded(prompt, {**body, "stream": True,
-                                                                   "stream_options": {"include_usage": True}}))
+        if not prompt.is_chat:
+            path, body = self._body(prompt, params)
+            if self._stream and "stream" not in body:
+                comp = await self.request(path, self._encoded(prompt, {**body, "stream": True,
+                                                                       "stream_options": {"include_usage": True}}))
+                if not stream_rejected(comp):
+                    return comp
+                self._stream = False  # this server does not stream: ask it plainly from now on
+            return await self.request(path, self._encoded(prompt, body))
+        heads = self._heads(params)
+        if self._stream and heads.streamed is not None:
+            assert heads.streamed_json is not None
+            comp = await self.request("/chat/completions", self._chat_request(prompt, heads.streamed,
+                                                                              heads.streamed_json))
             if not stream_rejected(comp):
                 return comp
             self._stream = False  # this server does not stream: ask it plainly from now on
-        return await self.request(path, self._encoded(prompt, body))
+        return await self.request("/chat/completions", self._chat_request(prompt, heads.plain, heads.plain_json))
+
+
+@dataclass(frozen=True, slots=True)
+class _Heads:
+    """One parameters object's request body without the prompt, plain and streamed, with their JSON."""
+
+    params: GenParams
+    plain: dict[str, Any]
+    plain_json: str
+    streamed: dict[str, Any] | None  # None: the body names ``stream`` itself (``--extra-body``)
+    streamed_json: str | None
 
 
 def from_spec(spec: str, concurrency: int, options: HTTPOptions | None = None) -> OpenAICompatBackend:

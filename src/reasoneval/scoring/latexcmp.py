@@ -323,6 +323,7 @@ class LatexCanonicalizer:
                     memory_limit_mb=self._memory_limit_mb,
                     default_timeout=self.timeout,
                     warmup=(f"{__name__}:warm_up",) if self.warm_up else (),
+                    shared_imports=True,  # SymPy imported once, by the zygote the workers are forked from
                 )
             return self._pool
 

@@ -18,6 +18,9 @@
   become ready within ``startup_timeout`` is killed and replaced (the pool fails after
   ``MAX_STARTUP_FAILURES`` in a row, so callers never wait for ever). A replacement after a kill is a fresh
   interpreter: it costs its imports again (about a second for SymPy), on that worker slot only.
+* ``shared_imports=True``: the set-up is done once, in a :class:`Zygote` (the same module, ``--zygote``), and the
+  workers are forked from it (one SymPy import per pool; a killed worker is replaced at once); where the zygote
+  cannot start, each worker is a fresh interpreter as above.
 * One dispatcher thread per pool; ``submit`` is thread-safe.
 """
 
@@ -26,6 +29,9 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import select
+import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -126,6 +132,113 @@ class _Proc:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(timeout)
 
+    def close(self) -> None:
+        pass
+
+
+class _ForkedProc:
+    """A worker forked by the pool's :class:`Zygote`, known by its pidfd: signalled and watched through it, so
+    a pid the kernel gave to another process since can never be killed by mistake."""
+
+    def __init__(self, pid: int, pidfd: int) -> None:
+        self.pid = pid
+        self._fd: int | None = pidfd
+
+    def _exited(self, timeout: float | None) -> bool:
+        """Whether the process has exited, waiting up to ``timeout`` s (None: until it does). ``poll``, not
+        ``select``: a run with many connections open may have fds past ``select``'s limit of 1024."""
+        if self._fd is None:
+            return True
+        p = select.poll()
+        p.register(self._fd, select.POLLIN)  # readable once it exited
+        return bool(p.poll(None if timeout is None else max(0, int(timeout * 1000))))
+
+    def is_alive(self) -> bool:
+        return not self._exited(0)
+
+    def kill(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                signal.pidfd_send_signal(self._fd, signal.SIGKILL)
+
+    def join(self, timeout: float | None = None) -> None:
+        self._exited(timeout)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)
+
+
+class Zygote:
+    """One clean worker interpreter that does the pool's set-up (``preload``: SymPy, ...) once and then forks
+    ready workers on request (``SandboxPool(shared_imports=True)``): the workers share its imports, so a pool of
+    N costs one import instead of N, and a worker killed at its time limit is replaced at once. It is still our
+    own module's interpreter (``python -m``), never a fork of the caller (its ``__main__``, threads, imports).
+    Linux only (pidfds); the pool falls back to one fresh interpreter per worker wherever it cannot start."""
+
+    def __init__(self, limit_mb: int | None, initializer: Callable[[], Any] | None, preload: Sequence[str],
+                 warmup: Sequence[str]) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            popen = subprocess.Popen([sys.executable, "-P", "-m", WORKER_MODULE, "--zygote", str(theirs.fileno())],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=_worker_env(),
+                                     close_fds=True, pass_fds=(theirs.fileno(),))
+        finally:
+            theirs.close()
+        self.sock = ours
+        self.proc, self.conn, self.wconn = _started(popen, limit_mb, initializer, preload, warmup)
+
+    def ready(self, timeout: float, closed: Callable[[], bool]) -> bool:
+        """Wait (at most ``timeout`` s, less if ``closed()`` turns true) for its set-up to be done."""
+        end = time.monotonic() + timeout
+        while not closed():
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            if self.conn.poll(min(left, 0.1)):
+                try:
+                    return bool(self.conn.recv() == READY)
+                except (EOFError, OSError):
+                    return False
+        return False
+
+    def fork(self) -> tuple[_ForkedProc, Connection, Connection]:
+        """A new worker (it says :data:`READY` at once): its process, the connection to read its replies from
+        and the one to send it tasks."""
+        task_r, task_w = os.pipe()
+        reply_r, reply_w = os.pipe()
+        try:
+            self.wconn.send("fork")
+            socket.send_fds(self.sock, [b"f"], [task_r, reply_w])
+        except BaseException:
+            for fd in (task_r, task_w, reply_r, reply_w):
+                os.close(fd)
+            raise
+        os.close(task_r)
+        os.close(reply_w)
+        self.sock.settimeout(10.0)
+        try:
+            msg, fds, _, _ = socket.recv_fds(self.sock, 32, 1)
+        except BaseException:
+            os.close(task_w)
+            os.close(reply_r)
+            raise
+        if len(fds) != 1 or not msg:
+            for fd in (task_w, reply_r, *fds):
+                os.close(fd)
+            raise OSError("the zygote did not fork a worker")
+        return _ForkedProc(int(msg), fds[0]), Connection(reply_r, writable=False), Connection(task_w, readable=False)
+
+    def stop(self) -> None:
+        for c in (self.wconn, self.conn, self.sock):  # its stdin closed: it ends (and its workers with it)
+            with contextlib.suppress(Exception):
+                c.close()
+        self.proc.join(timeout=5)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join(timeout=5)
+
 
 def _worker_env() -> dict[str, str]:
     """The caller's environment, with this package's parent first on ``PYTHONPATH`` (so ``python -m`` finds the
@@ -147,6 +260,12 @@ def start_worker(limit_mb: int | None, initializer: Callable[[], Any] | None, pr
     # before the worker has the caller's own path)
     popen = subprocess.Popen([sys.executable, "-P", "-m", WORKER_MODULE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              env=_worker_env(), close_fds=True)
+    return _started(popen, limit_mb, initializer, preload, warmup)
+
+
+def _started(popen: subprocess.Popen[bytes], limit_mb: int | None, initializer: Callable[[], Any] | None,
+             preload: Sequence[str], warmup: Sequence[str]) -> tuple[_Proc, Connection, Connection]:
+    """A started worker interpreter's connections, its set-up sent."""
     assert popen.stdin is not None and popen.stdout is not None
     rconn = Connection(os.dup(popen.stdout.fileno()), writable=False)
     wconn = Connection(os.dup(popen.stdin.fileno()), readable=False)
@@ -161,7 +280,7 @@ def start_worker(limit_mb: int | None, initializer: Callable[[], Any] | None, pr
 
 @dataclass
 class _Worker:
-    proc: _Proc
+    proc: _Proc | _ForkedProc
     conn: Connection  # the worker's replies
     wconn: Connection  # its tasks
     task: _Task | None = None
@@ -182,10 +301,15 @@ class SandboxPool:
         default_timeout: float | None = 10.0,
         warmup: Sequence[str] = (),
         startup_timeout: float = 60.0,
+        shared_imports: bool = False,
     ) -> None:
         """``preload``: modules every worker imports before it is ready; ``warmup``: ``"module:function"`` each
         worker runs then; ``initializer``: a module-level function each worker runs last (errors ignored in
-        all three); ``startup_timeout``: seconds a worker may take to get ready."""
+        all three); ``startup_timeout``: seconds a worker may take to get ready. ``shared_imports``: the set-up
+        is done once, in a :class:`Zygote` the workers are forked from (one import of SymPy for the pool, a
+        killed worker replaced at once); where that fails, each worker is a fresh interpreter as without it."""
+        self._shared_imports = shared_imports and hasattr(os, "pidfd_open") and hasattr(socket, "send_fds")
+        self._zygote: Zygote | None = None
         self.size = max(1, workers or os.cpu_count() or 1)
         self._preload = tuple(preload)
         self._warmup = tuple(warmup)
@@ -258,6 +382,7 @@ class SandboxPool:
                 w.task.future.set_exception(RuntimeError("pool shut down"))
             self._stop(w, graceful=True)
         self._workers.clear()
+        self._stop_zygote()
         while self._pending:
             t = self._pending.popleft()
             t.future.cancel()
@@ -280,8 +405,26 @@ class SandboxPool:
             self._wake_w.send_bytes(b"x")
 
     def _spawn(self) -> _Worker:
+        if self._shared_imports:
+            try:
+                return _Worker(*self._from_zygote())
+            except Exception:  # noqa: BLE001 - no zygote here: one fresh interpreter per worker, as without it
+                self._shared_imports = False
+                self._stop_zygote()
         proc, rconn, wconn = start_worker(self._limit_mb, self._initializer, self._preload, self._warmup)
         return _Worker(proc, rconn, wconn)
+
+    def _from_zygote(self) -> tuple[_ForkedProc, Connection, Connection]:
+        if self._zygote is None:
+            self._zygote = Zygote(self._limit_mb, self._initializer, self._preload, self._warmup)
+            if not self._zygote.ready(self.startup_timeout, lambda: self._closed):
+                raise RuntimeError("the zygote did not get ready")
+        return self._zygote.fork()
+
+    def _stop_zygote(self) -> None:
+        zygote, self._zygote = self._zygote, None
+        if zygote is not None:
+            zygote.stop()
 
     def _stop(self, w: _Worker, graceful: bool = False) -> None:
         if graceful and w.task is None:
@@ -291,6 +434,7 @@ class SandboxPool:
         if w.proc.is_alive():
             w.proc.kill()
         w.proc.join(timeout=5)  # reaped, never left a zombie
+        w.proc.close()
         for c in (w.conn, w.wconn):
             with contextlib.suppress(Exception):
                 c.close()
@@ -302,6 +446,14 @@ class SandboxPool:
         self.stats["respawns"] += 1
 
     def _run(self) -> None:
+        try:
+            self._run_loop()
+        finally:
+            # the zygote dies with the thread that started it (its PR_SET_PDEATHSIG names this thread): it is
+            # ended here, and waits for its workers, rather than killed with them left to init
+            self._stop_zygote()
+
+    def _run_loop(self) -> None:
         try:
             self._loop()
         except BaseException as e:  # noqa: BLE001 - never leave a caller waiting on a dead dispatcher
@@ -316,6 +468,7 @@ class SandboxPool:
                     t.future.set_exception(WorkerCrashed(f"sandbox pool failed: {self.broken}"))
             for w in self._workers:
                 self._stop(w)
+            self._stop_zygote()
 
     def _loop(self) -> None:
         while len(self._workers) < self.size:

@@ -15,9 +15,33 @@ INSERT_PROMPT = "INSERT OR IGNORE INTO prompts VALUES (?,?)"
 PROMPT_JSON, PROMPT_HASH = 6, 18
 
 
-def shared_prompt(row: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[str, str]]:
+def prompt_hash(prompt_json: str) -> str:
+    """128 bits of SHA-256 of a stored prompt's JSON: its key in the ``prompts`` table."""
+    return hashlib.sha256(prompt_json.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+class PromptHashes:
+    """:func:`prompt_hash` remembered for the last :attr:`KEPT` prompts (the samples of an item, written one
+    after another, send the same prompt: it is hashed once)."""
+
+    KEPT = 1024
+
+    def __init__(self) -> None:
+        self._known: dict[str, str] = {}
+
+    def __call__(self, prompt_json: str) -> str:
+        h = self._known.get(prompt_json)
+        if h is None:
+            if len(self._known) >= self.KEPT:
+                del self._known[next(iter(self._known))]
+            h = self._known[prompt_json] = prompt_hash(prompt_json)
+        return h
+
+
+def shared_prompt(row: tuple[Any, ...], hashes: PromptHashes | None = None) -> tuple[tuple[Any, ...], tuple[str, str]]:
     """A completion row whose prompt goes to the ``prompts`` table, stored once whatever the number of samples
-    and runs that send it: the row keeps its hash (128 bits of SHA-256 of the stored JSON), not the JSON."""
+    and runs that send it: the row keeps its hash (128 bits of SHA-256 of the stored JSON), not the JSON.
+    ``hashes``: the hashes of prompts seen before."""
     pj = row[PROMPT_JSON]
-    h = hashlib.sha256(pj.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    h = prompt_hash(pj) if hashes is None else hashes(pj)
     return (*row[:PROMPT_JSON], None, *row[PROMPT_JSON + 1:PROMPT_HASH], h, *row[PROMPT_HASH + 1:]), (h, pj)

@@ -18,7 +18,10 @@ from urllib.parse import quote
 from .errors import STORE_ERRORS, describe
 from .statements import INSERT_CACHE as _INSERT_CACHE
 from .statements import INSERT_COMPLETION as _INSERT_COMPLETION
-from .statements import INSERT_PROMPT, shared_prompt
+from .statements import INSERT_PROMPT, PromptHashes, shared_prompt
+
+#: one completion's writes (statement, values) and its waiter (None: nobody waits)
+_Entry = tuple[list[tuple[str, tuple[Any, ...]]], "asyncio.Future[None] | None"]
 
 
 class AsyncWriter:
@@ -26,8 +29,11 @@ class AsyncWriter:
         """``path``: the store's real file; ``shown``: the name error messages give (default ``path``)."""
         #: entries: the rows of one completion (its own and its cache row), committed in one batch, and its waiter
         #: (verdict rows have no waiter: they are derived data, and a failure is raised by ``close``)
-        self._q: queue.SimpleQueue[tuple[list[tuple[str, tuple[Any, ...]]], asyncio.Future[None] | None] | None] = (
-            queue.SimpleQueue())
+        #: (the queue carries lists of entries: a loop hands over what its iteration produced in one put)
+        self._q: queue.SimpleQueue[list[_Entry] | None] = queue.SimpleQueue()
+        #: per event loop, the entries made during its current iteration, handed to the thread at its next one
+        #: (one queue put and one wake-up of the thread per loop iteration, not one per completion)
+        self._pending: dict[asyncio.AbstractEventLoop, list[_Entry]] = {}
         self._path = path
         self._shown = shown or path
         self._error: BaseException | None = None
@@ -45,22 +51,22 @@ class AsyncWriter:
         except STORE_ERRORS as e:
             open_err = describe(self._shown, e)
         stop = False
+        hashes = PromptHashes()
         while not stop:
-            first = self._q.get()
-            batch = [first]
+            got = [self._q.get()]
             while True:
                 try:
-                    batch.append(self._q.get_nowait())
+                    got.append(self._q.get_nowait())
                 except queue.Empty:
                     break
-            rows = [b for b in batch if b is not None]
-            stop = len(rows) < len(batch)
+            rows = [e for part in got if part is not None for e in part]
+            stop = any(part is None for part in got)
             err: BaseException | None = open_err
             if db is not None and rows:
                 try:
                     with db:
                         db.execute("BEGIN")
-                        for sql, args in _by_statement(rows):  # one executemany per statement
+                        for sql, args in _by_statement(rows, hashes):  # one executemany per statement
                             db.executemany(sql, args)
                 except STORE_ERRORS as e:  # disk full, read-only, ...: one clear error for every waiter
                     err = describe(self._shown, e)
@@ -81,19 +87,31 @@ class AsyncWriter:
             db.close()
 
     async def put_completion(self, row: tuple[Any, ...], cache_row: tuple[Any, ...] | None) -> None:
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
         writes = [(_INSERT_COMPLETION, row)]
         if cache_row is not None:
             writes.append((_INSERT_CACHE, cache_row))
-        self._q.put((writes, fut))
+        pending = self._pending.get(loop)
+        if pending is None:  # the first of this iteration: handed over once the iteration's callbacks have run
+            pending = self._pending[loop] = []
+            loop.call_soon(self._hand_over, loop)
+        pending.append((writes, fut))
         await fut
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        pending = self._pending.pop(loop, None)
+        if pending:
+            self._q.put(pending)
 
     def put_rows(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         """Rows to commit with the next batch; nobody waits for them (a failure is raised by :meth:`close`)."""
-        self._q.put(([(sql, r) for r in rows], None))
+        self._q.put([([(sql, r) for r in rows], None)])
 
     def close(self) -> None:
         """Commit what is queued and stop; raises the error of a row nobody waited for, if one failed."""
+        for loop in list(self._pending):  # made in this iteration, not handed over yet
+            self._hand_over(loop)
         self._q.put(None)
         self._thread.join()
         if self._error is not None:
@@ -101,14 +119,14 @@ class AsyncWriter:
             raise err
 
 
-def _by_statement(entries: list[tuple[list[tuple[str, tuple[Any, ...]]], Any]]) -> list[tuple[str, list[tuple[Any, ...]]]]:
+def _by_statement(entries: list[_Entry], hashes: PromptHashes | None = None) -> list[tuple[str, list[tuple[Any, ...]]]]:
     """The batch's rows grouped by statement, each group in queue order. Each statement writes its own table
     (``INSERT OR REPLACE``), so only the order within a statement can matter (the last of two equal keys wins)."""
     by: dict[str, list[tuple[Any, ...]]] = {}
     for writes, _ in entries:
         for sql, args in writes:
             if sql == _INSERT_COMPLETION:  # its prompt stored once (hashed here, off the event loop)
-                args, prompt_row = shared_prompt(args)
+                args, prompt_row = shared_prompt(args, hashes)
                 by.setdefault(INSERT_PROMPT, []).append(prompt_row)
             by.setdefault(sql, []).append(args)
     return list(by.items())

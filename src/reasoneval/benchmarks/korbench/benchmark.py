@@ -100,7 +100,11 @@ def _verdict(j: Judgement, detail: dict[str, Any]) -> Verdict:
 def _flagged(v: Verdict, response: Response, pol: ScoringPolicy) -> Verdict:
     """The verdict with the policy's truncation detail (official: kept on a cut-off output, flagged)."""
     extra = cut_off_detail(response.truncated, pol)
-    return replace(v, detail={**v.detail, **extra}) if extra else v
+    if not extra:
+        return v
+    if type(v) is Verdict:  # (what ``replace`` makes, without its per-call field walk: once per item)
+        return Verdict(v.outcome, v.extracted, v.method, {**v.detail, **extra})
+    return replace(v, detail={**v.detail, **extra})
 
 
 def _is_error(r: ScoredRow) -> bool:
