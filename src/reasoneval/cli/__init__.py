@@ -19,8 +19,12 @@ __all__ = ["app", "main"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in __all__:
+    if name == "app":
         from . import commands
 
-        return getattr(commands, name)
+        return commands.with_benchmark_commands()
+    if name == "main":
+        from . import commands
+
+        return commands.main
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

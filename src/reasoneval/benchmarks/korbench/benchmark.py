@@ -337,8 +337,8 @@ class KorBench(Benchmark):
 
     def summarize(self, rows: list[ScoredRow], mode: str) -> list[Table]:
         # API failures are not wrong answers in any mode: they are left out of every table and counted in a note
-        errors = sum(1 for r in rows if _is_error(r))
-        rows = [r for r in rows if not _is_error(r)]
+        kept = [r for r in rows if not _is_error(r)]
+        errors, rows = len(rows) - len(kept), kept
         tables = self._summarize(rows, mode)
         if errors:
             for t in tables:
