@@ -21,7 +21,7 @@ import argparse
 from typing import Any
 
 from reasoneval.core import registry
-from reasoneval.core.types import GenParams
+from reasoneval.core.values import GenParams
 from reasoneval.models.llamacpp import CHUNK, LlamaEngine, default_gguf
 
 

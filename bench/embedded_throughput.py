@@ -31,7 +31,7 @@ import os
 import time
 
 from reasoneval.core import registry
-from reasoneval.core.types import Completion, GenParams, Prompt
+from reasoneval.core.values import Completion, GenParams, Prompt
 from reasoneval.models.llamacpp import LlamaCppBackend, default_gguf
 
 

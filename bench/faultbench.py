@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from reasoneval.models.http import HTTPOptions
+from reasoneval.models.http_backend import HTTPOptions
 from reasoneval.testing.procs import FakeServerProc
 
 

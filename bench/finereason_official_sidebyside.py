@@ -35,8 +35,8 @@ from reasoneval.benchmarks.finereason.benchmark import FineReason
 from reasoneval.benchmarks.finereason.engines import PUZZLES
 from reasoneval.benchmarks.finereason.modes import E2E, SC, ST
 from reasoneval.benchmarks.finereason.options import FROptions
-from reasoneval.core.types import Completion, Item
-from reasoneval.runner.scoring import score_completion
+from reasoneval.core.values import Completion, Item
+from reasoneval.runner.verdict_of import score_completion
 
 TASK = {SC: "state_checking", ST: "state_transition", E2E: "e2e"}
 LABELS = ("Solvable", "Unsolvable")

@@ -28,7 +28,7 @@ from typing import Any
 
 from reasoneval.core.benchmark import Benchmark
 from reasoneval.core.registry import register
-from reasoneval.core.types import GenParams, Item, Outcome, Prompt, Verdict
+from reasoneval.core.values import GenParams, Item, Outcome, Prompt, Verdict
 from reasoneval.models.openai_compat import from_spec
 from reasoneval.runner.engine import Runner
 from reasoneval.runner.spec import RunSpec

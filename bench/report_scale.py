@@ -8,7 +8,7 @@ up to ``item_chunks.EMBED_LIMIT``, else side files ``<page>_items/run-N.js``. Pr
 side folder's, time to first render, time to open an item (its run's texts decoded on demand), a search over
 every text (all chunks loaded).
 
-Items go through the real pipeline: RunStore -> report.collect.view -> report.html.write_html. The synthetic
+Items go through the real pipeline: RunStore -> report.collect.view -> report.html_page.write_html. The synthetic
 items look like KOR-Bench's: a rule text shared by 10 items, a question, a completion of 200-2400 characters.
 Time to first render = navigation start until the leaderboard is visible and the first page of items is in
 the DOM (measured in headless Chromium through Playwright, system /usr/bin/chromium).
@@ -26,9 +26,9 @@ from pathlib import Path
 
 from reasoneval.core.benchmark import Benchmark
 from reasoneval.core.registry import register
-from reasoneval.core.types import Completion, GenParams, Item, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, GenParams, Item, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect
-from reasoneval.report.html import write_html
+from reasoneval.report.html_page import write_html
 from reasoneval.store.sqlite import RunStore
 
 CATS = ("operation", "logic", "cipher", "puzzle", "counterfactual")

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from reasoneval.report import collect
-from reasoneval.report.html import write_html
+from reasoneval.report.html_page import write_html
 from reasoneval.store.sqlite import RunStore
 
 OUT = Path(__file__).parent / "out"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from reasoneval.rewards import functions as F
-from reasoneval.rewards import math as M
+from reasoneval.rewards import math_check
 
 BOMB = "The answer is \\boxed{9^{9^{9}}}"
 
@@ -22,8 +22,8 @@ def main() -> None:
     jobs = [F.MathJob(BOMB, "1") if i in hostile else F.MathJob(f"So it is {i}.\nThe answer is: {i}", str(i))
             for i in range(256)]
     F.score_jobs([F.MathJob("1", "1")])  # start the workers before the clock
-    for label, check in (("text check on", M.too_large), ("text check off", lambda _s: False)):
-        M.too_large = check  # type: ignore[assignment]
+    for label, check in (("text check on", math_check.too_large), ("text check off", lambda _s: False)):
+        math_check.too_large = check  # type: ignore[assignment]
         t = time.monotonic()
         got = F.score_jobs(jobs)
         took = time.monotonic() - t

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from reasoneval.core import registry
-from reasoneval.core.types import GenParams
+from reasoneval.core.values import GenParams
 from reasoneval.models.openai_compat import from_spec
 from reasoneval.runner.engine import Runner
 from reasoneval.runner.spec import RunSpec

@@ -207,7 +207,7 @@ def release_row(c: dict[str, Any]) -> dict[str, Any]:
 
 def split_ours(name: str, cases: list[dict[str, Any]], scoring: str = "official") -> list[dict[str, Any]]:
     from reasoneval.core import registry
-    from reasoneval.runner.outside import score_outside
+    from reasoneval.runner.rescore_outside import score_outside
 
     bench = registry.create(name)
     bench.configure({"scoring": scoring})

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .core.benchmark import ScoredRow, Table
-from .core.types import Outcome
+from .core.values import Outcome
 
 DEFAULT_STORE = "reasoneval.db"
 STORE_ENV = "REASONEVAL_STORE"

@@ -35,7 +35,7 @@ from reasoneval.builder.steps import StepResult, step
 from reasoneval.core.benchmark import Benchmark, Table, TableKind, hook
 from reasoneval.core.presets import Preset
 from reasoneval.core.registry import register
-from reasoneval.core.types import Item, Outcome, Prompt, Verdict
+from reasoneval.core.values import Item, Outcome, Prompt, Verdict
 from reasoneval.hub.releases import ReleaseSpec
 
 PER_HOOK = TableKind("hooks-per-hook", like=TableKind.BREAKDOWN)
@@ -130,9 +130,9 @@ def test_report_stats_hub_and_builder_ask_the_benchmark(plugin: Path) -> None:
 def test_settings_kinds_and_item_groups_ask_the_benchmark(plugin: Path) -> None:
     from reasoneval.core.benchmark import Turn
     from reasoneval.core.presets import presets_for
-    from reasoneval.core.types import Completion, GenParams, Prompt
+    from reasoneval.core.values import Completion, GenParams, Prompt
     from reasoneval.report.assemble import assemble
-    from reasoneval.report.html import item_data
+    from reasoneval.report.html_page import item_data
     from reasoneval.runner.launch import gen_params
 
     bench = registry.get("hooks")

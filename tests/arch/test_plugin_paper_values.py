@@ -11,16 +11,16 @@ import pytest
 
 from reasoneval.core import registry
 from reasoneval.core.benchmark import ScoredRow, Turn
-from reasoneval.core.types import Completion, Prompt, Usage
+from reasoneval.core.values import Completion, Prompt, Usage
 from reasoneval.report import collect
 from reasoneval.report.collect import RunView
-from reasoneval.report.html import build_html
+from reasoneval.report.html_page import build_html
 
 MODULE = '''
 from reasoneval.core.benchmark import Benchmark, Cell, Column, Table, TableKind
 from reasoneval.core.registry import register
-from reasoneval.core.types import Item, Outcome, Prompt, Verdict
-from reasoneval.report.numbers import rounded
+from reasoneval.core.values import Item, Outcome, Prompt, Verdict
+from reasoneval.core.number_format import rounded
 from reasoneval.scoring.extract import choice_letter
 
 QUESTIONS = [("2+2?", {"A": "3", "B": "4"}, "B"), ("Capital of France?", {"A": "Paris", "B": "Rome"}, "A"),
@@ -89,7 +89,7 @@ def _view(model: str, answers: str) -> RunView:
 
 
 def test_outside_benchmark_gets_paper_values_into_the_html(plugin: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("reasoneval.report.html.make_plots", lambda views: ([], []))
+    monkeypatch.setattr("reasoneval.report.html_page.make_plots", lambda views: ([], []))
     views = [_view("gpt-4o", "BAAA"), _view("other-model", "BBBB")]  # 3 of 4 right; 2 of 4 right
     assert views[0].tables[0].rows == [["75.00"]]
     doc = build_html(views, load_items=False)

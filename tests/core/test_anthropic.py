@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from reasoneval.core.types import GenParams, Prompt
+from reasoneval.core.values import GenParams, Prompt
 from reasoneval.models.anthropic import AnthropicBackend, thinking_budget
 from reasoneval.models.base import ModelError
-from reasoneval.models.http import HTTPOptions
+from reasoneval.models.http_backend import HTTPOptions
 from reasoneval.testing.procs import FakeServerProc
 
 KEY = "sk-ant-test-0123456789abcdef"

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from reasoneval.core.types import GenParams, Message, Prompt
+from reasoneval.core.values import GenParams, Message, Prompt
 from reasoneval.models.base import ModelError
 from reasoneval.models.registry import load_model
 from reasoneval.models.vllm_offline import VLLMBackend

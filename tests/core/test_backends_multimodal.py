@@ -12,7 +12,7 @@ import pytest
 
 from reasoneval.benchmarks.rbench.benchmark import RBench
 from reasoneval.benchmarks.rbench.prompts import build_prompt
-from reasoneval.core.types import GenParams, Prompt
+from reasoneval.core.values import GenParams, Prompt
 from reasoneval.models.multimodal import data_url_bytes, hf_messages
 from reasoneval.models.vllm_offline import VLLMBackend, from_spec
 from reasoneval.runner.engine import Runner

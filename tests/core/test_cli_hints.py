@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from cliutil import one_line_error
 
-from reasoneval.core.types import REASONING_EFFORTS
+from reasoneval.core.values import REASONING_EFFORTS
 from reasoneval.models.anthropic import EFFORT_SHARE
-from reasoneval.models.http import missing_v1
+from reasoneval.models.http_backend import missing_v1
 from reasoneval.runner.errors import error_kind
 from reasoneval.runner.launch import SpecError, plan_run
 

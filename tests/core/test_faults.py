@@ -13,7 +13,7 @@ import pytest
 import toybench  # noqa: F401
 
 from reasoneval.core import registry
-from reasoneval.core.types import GenParams, Outcome
+from reasoneval.core.values import GenParams, Outcome
 from reasoneval.models.openai_compat import HTTPOptions, OpenAICompatBackend
 from reasoneval.report.collect import view
 from reasoneval.runner.engine import Runner
@@ -183,7 +183,7 @@ def test_slow_scoring_never_stops_requests(tmp_path: Path, make_server, monkeypa
 
 
 def test_reflected_credentials_are_never_stored_or_shown(tmp_path: Path, make_server) -> None:
-    from reasoneval.report.html import write_html
+    from reasoneval.report.html_page import write_html
     from reasoneval.report.render import to_markdown
     from reasoneval.store.export import export
 
@@ -280,7 +280,7 @@ def test_broken_store_files_are_one_line_errors(tmp_path: Path, make_server) -> 
 
 
 def test_full_disk_is_one_error_and_keeps_what_was_committed(tmp_path: Path) -> None:
-    from reasoneval.core.types import Completion, Prompt
+    from reasoneval.core.values import Completion, Prompt
 
     store = RunStore(tmp_path / "s.db")
     store.db.execute("PRAGMA max_page_count=40")  # what SQLite reports on a full disk: SQLITE_FULL

@@ -8,7 +8,7 @@ import dataclasses
 import random
 
 from reasoneval.core.hashing import CacheKeyer, cache_key, canonical_json
-from reasoneval.core.types import GenParams, Message, Prompt
+from reasoneval.core.values import GenParams, Message, Prompt
 
 _TEXTS = ("", "x", "Ünïcødé ✓ 数学", 'quotes " and \\ backslashes', "lone \ud800 surrogate", "tab\tnew\nline",
           "{\"model\":\"trap\"}", "a" * 5000)

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from reasoneval.core.types import Completion
-from reasoneval.models.http import HTTPBackend, HTTPOptions, Replica, Retryable
+from reasoneval.core.values import Completion
+from reasoneval.models.http_backend import HTTPBackend, HTTPOptions, Replica, Retryable
 
 
 class Scripted(HTTPBackend):

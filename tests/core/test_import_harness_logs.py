@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from reasoneval.cli import app
 from reasoneval.core import registry
-from reasoneval.core.types import Prompt
+from reasoneval.core.values import Prompt
 from reasoneval.runner.harness_logs import _member
 
 FIX = Path(__file__).resolve().parent.parent / "fixtures" / "harness_logs"
@@ -171,7 +171,7 @@ def test_unknown_latency_is_null_not_zero(tmp_path: Path) -> None:
 
 def test_latency_means_skip_unknown_latencies() -> None:
     from reasoneval.core.benchmark import ScoredRow, Turn
-    from reasoneval.core.types import Completion, Outcome, Prompt, Verdict
+    from reasoneval.core.values import Completion, Outcome, Prompt, Verdict
     from reasoneval.report import reasoning
 
     def row(i: int, latency: float | None) -> ScoredRow:

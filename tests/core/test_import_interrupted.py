@@ -146,7 +146,7 @@ def test_a_full_disk_during_import_is_one_line_and_the_next_import_completes(tmp
 
 
 def test_judge_calls_commit_with_their_run(tmp_path: Path) -> None:
-    from reasoneval.core.types import Completion, Item, Outcome, Prompt, Verdict
+    from reasoneval.core.values import Completion, Item, Outcome, Prompt, Verdict
     from reasoneval.store.imported import ImportedRunRow, put_imported_run, stored_items
     from reasoneval.store.sqlite import RunStore
 

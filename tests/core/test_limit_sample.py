@@ -15,11 +15,11 @@ import toybench  # noqa: F401  (registers "toy")
 
 from reasoneval.core import registry
 from reasoneval.core.hashing import hash_obj
-from reasoneval.core.types import GenParams
+from reasoneval.core.values import GenParams
 from reasoneval.models.openai_compat import from_spec
 from reasoneval.runner.engine import Runner, load_items
-from reasoneval.runner.rescore import spec_of
 from reasoneval.runner.sample import allocate, limit_items
+from reasoneval.runner.score_stored import spec_of
 from reasoneval.runner.spec import RunSpec
 from reasoneval.store.sqlite import RunStore
 

@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("llama_cpp")
 
 from reasoneval.core import registry  # noqa: E402
-from reasoneval.core.types import Completion, GenParams, Message, Prompt  # noqa: E402
+from reasoneval.core.values import Completion, GenParams, Message, Prompt  # noqa: E402
 from reasoneval.models.base import ModelError  # noqa: E402
 from reasoneval.models.llamacpp import LlamaCppBackend, LlamaEngine, default_gguf, from_spec  # noqa: E402
 

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("llama_cpp")
 
 from reasoneval.core import registry  # noqa: E402
-from reasoneval.core.types import GenParams, Prompt  # noqa: E402
+from reasoneval.core.values import GenParams, Prompt  # noqa: E402
 from reasoneval.models.base import ModelError  # noqa: E402
 from reasoneval.models.llamacpp import CHUNK, LlamaEngine, default_gguf  # noqa: E402
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from reasoneval.core import registry
-from reasoneval.core.types import Completion, Item, Outcome
-from reasoneval.runner.scoring import score_completion
+from reasoneval.core.values import Completion, Item, Outcome
+from reasoneval.runner.verdict_of import score_completion
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 BOUND_S = 30.0  # per item: includes one sandbox timeout (SymPy / math-verify) plus process respawn

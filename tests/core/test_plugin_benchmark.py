@@ -16,7 +16,7 @@ SRC = str(Path(reasoneval.__file__).resolve().parents[1])
 
 MODULE = '''
 from reasoneval.core.benchmark import Benchmark
-from reasoneval.core.types import Item, Outcome, Prompt, Verdict
+from reasoneval.core.values import Item, Outcome, Prompt, Verdict
 from reasoneval.scoring.extract import choice_letter
 
 QUESTIONS = [("2+2?", {"A": "3", "B": "4"}, "B"), ("Capital of France?", {"A": "Paris", "B": "Rome"}, "A")]

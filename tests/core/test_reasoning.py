@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import toybench  # noqa: F401
 
-from reasoneval.core.types import Completion, GenParams, Prompt, Usage
+from reasoneval.core.values import Completion, GenParams, Prompt, Usage
 from reasoneval.runner.spec import RunSpec
 from reasoneval.store.sqlite import SCHEMA, RunStore
 
@@ -232,7 +232,7 @@ def test_flags_override_settings_and_unknown_settings_are_refused(tmp_path: Path
 
 
 def test_response_view_takes_separate_reasoning() -> None:
-    from reasoneval.runner.scoring import response_of
+    from reasoneval.runner.verdict_of import response_of
 
     r = response_of(Completion("The answer is [[river]].", "stop", reasoning="first [[pear]]"))
     assert (r.final, r.reasoning, r.truncated) == ("The answer is [[river]].", "first [[pear]]", False)

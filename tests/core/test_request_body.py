@@ -11,8 +11,8 @@ from typing import Any
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from reasoneval.core.types import GenParams, Prompt
-from reasoneval.models.http import HTTPOptions
+from reasoneval.core.values import GenParams, Prompt
+from reasoneval.models.http_backend import HTTPOptions
 from reasoneval.models.openai_compat import OpenAICompatBackend
 
 

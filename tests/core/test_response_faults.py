@@ -19,7 +19,7 @@ import pytest
 import toybench  # noqa: F401
 
 from reasoneval.core import registry
-from reasoneval.core.types import GenParams, Outcome
+from reasoneval.core.values import GenParams, Outcome
 from reasoneval.models.limits import ResponseLimits
 from reasoneval.models.openai_compat import HTTPOptions, OpenAICompatBackend
 from reasoneval.report.collect import view
@@ -217,7 +217,7 @@ def test_an_endless_answer_stops_at_a_limit(tmp_path: Path, make_server, stream:
 
 @pytest.mark.parametrize("stream", STREAM)
 def test_a_key_at_byte_280_of_an_error_body_is_redacted_whole(tmp_path: Path, make_server, stream: bool) -> None:
-    from reasoneval.report.html import write_html
+    from reasoneval.report.html_page import write_html
     from reasoneval.store.export import export
 
     key = "rk_live_" + "Qx7pLm2Vw9" * 3  # no sk- prefix: only the registered secret can find it

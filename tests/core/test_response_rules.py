@@ -22,9 +22,9 @@ from reasoneval.core.safetext import (
     strip_controls,
 )
 from reasoneval.core.tokens import known_total, show_total
-from reasoneval.core.types import Completion, GenParams, Prompt
+from reasoneval.core.values import Completion, GenParams, Prompt
 from reasoneval.models.anthropic import AnthropicBackend
-from reasoneval.models.http import HTTPOptions
+from reasoneval.models.http_backend import HTTPOptions
 from reasoneval.models.limits import ResponseLimits
 from reasoneval.models.openai_compat import OpenAICompatBackend
 from reasoneval.models.validate import token_count

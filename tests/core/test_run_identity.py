@@ -13,7 +13,7 @@ import pytest
 import toybench  # noqa: F401  (registers "toy")
 
 from reasoneval.core import registry
-from reasoneval.core.types import Completion, GenParams, Prompt
+from reasoneval.core.values import Completion, GenParams, Prompt
 from reasoneval.models import fingerprint as fpm
 from reasoneval.models.base import ModelError
 from reasoneval.models.identity import identify

@@ -11,7 +11,7 @@ import pytest
 import toybench  # noqa: F401  (registers "toy")
 
 from reasoneval.core import registry
-from reasoneval.core.types import Completion, GenParams, Prompt, Usage
+from reasoneval.core.values import Completion, GenParams, Prompt, Usage
 from reasoneval.report.collect import view
 from reasoneval.runner import engine
 from reasoneval.runner.engine import Runner, SeenKeys

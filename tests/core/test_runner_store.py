@@ -9,7 +9,7 @@ from pathlib import Path
 import toybench  # noqa: F401  (registers "toy")
 
 from reasoneval.core import registry
-from reasoneval.core.types import GenParams
+from reasoneval.core.values import GenParams
 from reasoneval.models.openai_compat import from_spec
 from reasoneval.report.collect import view
 from reasoneval.runner.engine import Runner

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from reasoneval.benchmarks.korbench.options import KorOptions
-from reasoneval.core.types import GenParams
+from reasoneval.core.values import GenParams
 from reasoneval.runner.spec import RunSpec
 from reasoneval.store.sqlite import RunStore
 

@@ -6,7 +6,7 @@ from reasoneval.benchmarks.general365.analysis import Scored as G365Scored
 from reasoneval.benchmarks.general365.analysis import overall_table
 from reasoneval.benchmarks.rbench.analysis import Scored, accuracy_table
 from reasoneval.core.benchmark import Benchmark, ScoredRow, Turn
-from reasoneval.core.types import Completion, Item, Outcome, Prompt, Verdict
+from reasoneval.core.values import Completion, Item, Outcome, Prompt, Verdict
 
 
 class _Toy(Benchmark):

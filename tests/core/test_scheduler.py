@@ -14,8 +14,8 @@ import pytest
 import toybench  # noqa: F401
 
 from reasoneval.core import registry
-from reasoneval.core.types import Completion, GenParams
-from reasoneval.models.http import HTTPBackend, HTTPOptions, Replica, Retryable
+from reasoneval.core.values import Completion, GenParams
+from reasoneval.models.http_backend import HTTPBackend, HTTPOptions, Replica, Retryable
 from reasoneval.models.openai_compat import OpenAICompatBackend
 from reasoneval.models.ratelimit import AdaptiveLimiter, Lease, Slots
 from reasoneval.runner.engine import Runner

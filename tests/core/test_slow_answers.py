@@ -22,8 +22,8 @@ import toybench  # noqa: F401
 from test_scheduler import Scripted, _requests
 
 from reasoneval.core import registry
-from reasoneval.core.types import GenParams
-from reasoneval.models.http import HTTPOptions, Retryable
+from reasoneval.core.values import GenParams
+from reasoneval.models.http_backend import HTTPOptions, Retryable
 from reasoneval.models.openai_compat import OpenAICompatBackend
 from reasoneval.runner.engine import Runner
 from reasoneval.runner.spec import RunSpec
@@ -100,7 +100,7 @@ class Streaming(Scripted):
         self.cancelled = 0
 
     async def _on(self, replica: Any, path: str, body: dict[str, Any]) -> Any:
-        from reasoneval.core.types import Completion
+        from reasoneval.core.values import Completion
         from reasoneval.models import progress
 
         self.sent.append((time.monotonic(), body["id"]))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reasoneval.core.types import Completion, Prompt, Usage
+from reasoneval.core.values import Completion, Prompt, Usage
 from reasoneval.store.errors import StoreError
 from reasoneval.store.sqlite import RunStore
 

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from cliutil import one_line_error
 
-from reasoneval.core.types import Completion, Prompt
+from reasoneval.core.values import Completion, Prompt
 from reasoneval.store.errors import StoreError
 from reasoneval.store.sqlite import RunStore
 
 HOLDER = """
 import sys, time
-from reasoneval.core.types import Completion, Prompt
+from reasoneval.core.values import Completion, Prompt
 from reasoneval.store.sqlite import RunStore
 st = RunStore(sys.argv[1])
 st.put_completion("held", "a/1", 0, 0, "answer", "a", Prompt.chat("q"), "k", Completion(text="x"))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.store.errors import StoreError
 from reasoneval.store.sqlite import RunStore
 

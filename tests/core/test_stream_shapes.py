@@ -18,7 +18,7 @@ import pytest
 import toybench  # noqa: F401
 from test_response_faults import STREAM, _errors_only, _run, _split
 
-from reasoneval.core.types import Outcome
+from reasoneval.core.values import Outcome
 from reasoneval.models.choices import FILTERED
 from reasoneval.models.limits import ResponseLimits, SSEReader
 from reasoneval.models.validate import ResponseRejected
@@ -52,7 +52,7 @@ def test_only_choice_0_is_read_when_a_server_sends_two(tmp_path: Path, make_serv
 
 
 def test_asking_for_n_answers_per_request_is_refused(tmp_path: Path) -> None:
-    from reasoneval.core.types import GenParams, Prompt
+    from reasoneval.core.values import GenParams, Prompt
     from reasoneval.models.base import ModelError
     from reasoneval.models.openai_compat import OpenAICompatBackend
 

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from reasoneval.core.benchmark import ScoredRow, Table, TableKind, hook
-from reasoneval.core.numbers import Missing
+from reasoneval.core.number_format import Missing
 from reasoneval.report.assemble import assemble
 from reasoneval.report.collect import RunView
 from reasoneval.report.completeness import completeness

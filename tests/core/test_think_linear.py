@@ -8,8 +8,8 @@ import time
 
 from reasoneval.core import registry
 from reasoneval.core.response import Response, split_think, strip_think
-from reasoneval.core.types import Completion, Outcome
-from reasoneval.runner.scoring import score_completion
+from reasoneval.core.values import Completion, Outcome
+from reasoneval.runner.verdict_of import score_completion
 
 _SPEC_RE = re.compile(r"<think>.*?</think>", re.DOTALL)  # the specification (quadratic on hostile input)
 
@@ -172,7 +172,7 @@ def test_ttft_is_the_first_answer_piece_after_a_streamed_think(make_server, tmp_
     import asyncio
     import json
 
-    from reasoneval.core.types import GenParams, Prompt
+    from reasoneval.core.values import GenParams, Prompt
     from reasoneval.models.openai_compat import HTTPOptions, OpenAICompatBackend
 
     answer = "<think> " + "step " * 20_000 + "</think> The answer is [[1]]."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from reasoneval.core.benchmark import Benchmark, Turn
 from reasoneval.core.registry import register
-from reasoneval.core.types import GenParams, Item, Outcome, Prompt, Verdict
+from reasoneval.core.values import GenParams, Item, Outcome, Prompt, Verdict
 from reasoneval.scoring.extract import double_brackets
 
 WORDS = ["apple", "river", "stone", "cloud", "ember", "frost", "grove", "harbor", "island", "jungle"]

@@ -8,7 +8,7 @@ from reasoneval.benchmarks.finereason.baselines import COLUMNS, label_baseline
 from reasoneval.benchmarks.finereason.benchmark import FineReason
 from reasoneval.benchmarks.finereason.modes import SC
 from reasoneval.core.benchmark import ScoredRow, Turn
-from reasoneval.core.types import Completion, Outcome, Prompt, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Verdict
 
 
 def _always(bench: FineReason, puzzle: str, text: str, limit: int | None = None) -> list[ScoredRow]:

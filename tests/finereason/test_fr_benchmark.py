@@ -30,10 +30,10 @@ from reasoneval.benchmarks.finereason.tasks import (
     SIBLING,
     UNSOLVABLE_CHILD,
 )
-from reasoneval.cli.rescore import rescore_outside
+from reasoneval.cli.rescore_output import rescore_outside
 from reasoneval.core import registry
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
-from reasoneval.core.types import Completion, GenParams, Outcome, Prompt, Verdict
+from reasoneval.core.values import Completion, GenParams, Outcome, Prompt, Verdict
 from reasoneval.testing.procs import FakeServerProc
 
 SC, ST, E2E = "state-checking", "state-transition", "end-to-end"

@@ -7,7 +7,7 @@ from reasoneval.benchmarks.finereason.empty_cells import empty_cells_table
 from reasoneval.benchmarks.finereason.items import sudoku_empty_cells
 from reasoneval.benchmarks.finereason.modes import SC
 from reasoneval.core.benchmark import ScoredRow, Turn
-from reasoneval.core.types import Completion, Outcome, Prompt, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Verdict
 
 
 def test_verdicts_carry_empty_cells_and_the_table_bands_them() -> None:
@@ -46,8 +46,8 @@ def test_no_table_without_counts_and_errors_left_out() -> None:
 
 def test_official_state_checking_reads_the_raw_output_through_the_runner() -> None:
     """The runner hands scorers the final text (<think> removed); official SC scoring must see it all."""
-    from reasoneval.core.types import Completion as C
-    from reasoneval.runner.scoring import score_completion
+    from reasoneval.core.values import Completion as C
+    from reasoneval.runner.verdict_of import score_completion
 
     item = next(i for i in FineReason().load("sudoku", SC) if i.gold == "Solvable")
     text = "<think>Looks stuck. (B)</think>\nAnswer: Solvable"

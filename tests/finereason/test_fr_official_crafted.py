@@ -25,12 +25,12 @@ from reasoneval.benchmarks.finereason.g24_value import sympy_equals_24
 from reasoneval.benchmarks.finereason.options import FROptions
 from reasoneval.benchmarks.finereason.score_official import MAX_LITERAL_CHARS, score_st_official
 from reasoneval.benchmarks.finereason.score_official_e2e import last_table, official_e2e_label
-from reasoneval.cli.rescore import rescore_outside
+from reasoneval.cli.rescore_output import rescore_outside
 from reasoneval.core import registry
-from reasoneval.core.types import Completion, GenParams, Item, Prompt
+from reasoneval.core.values import Completion, GenParams, Item, Prompt
 from reasoneval.core.verdicts import Method
-from reasoneval.runner.scoring import score_completion
 from reasoneval.runner.spec import RunSpec
+from reasoneval.runner.verdict_of import score_completion
 
 FIXTURE = Path(__file__).parent / "fixtures" / "official_crafted.jsonl"
 SC, ST, E2E = "state-checking", "state-transition", "end-to-end"
@@ -232,7 +232,7 @@ def test_official_is_the_default_and_in_the_run_id() -> None:
 def test_a_stored_corrected_run_keeps_its_scoring(stored: dict[str, Any], tmp_path: Path) -> None:
     """A run stored under the old default is re-scored (``reasoneval score``) with the corrected reading."""
     from reasoneval.runner.engine import SCORER
-    from reasoneval.runner.rescore import rescore_run
+    from reasoneval.runner.score_stored import rescore_run
     from reasoneval.store.sqlite import RunStore
 
     bench = registry.for_run({"benchmark": "finereason", "spec": {"options": stored}})

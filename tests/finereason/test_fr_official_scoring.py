@@ -22,7 +22,7 @@ from reasoneval.benchmarks.finereason.score_official import (
 from reasoneval.benchmarks.finereason.tasks import extract_sc, score_state_transition
 from reasoneval.core.benchmark import OutsideRow, ScoredRow, Turn
 from reasoneval.core.errors import OptionError
-from reasoneval.core.types import Completion, Prompt
+from reasoneval.core.values import Completion, Prompt
 
 SC = "state-checking"
 ST = "state-transition"

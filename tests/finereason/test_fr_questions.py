@@ -15,7 +15,7 @@ from reasoneval.benchmarks.finereason.benchmark import FineReason
 from reasoneval.benchmarks.finereason.engines.graphcoloring import chromatic_number
 from reasoneval.benchmarks.finereason.engines.sudoku import count_solutions, parse_grid
 from reasoneval.benchmarks.finereason.questions import generate_questions, parse_difficulty
-from reasoneval.core.types import Outcome
+from reasoneval.core.values import Outcome
 from reasoneval.testing.procs import FakeServerProc
 
 E2E = "end-to-end"

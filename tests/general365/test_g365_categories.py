@@ -8,7 +8,7 @@ from reasoneval.benchmarks.general365 import analysis
 from reasoneval.benchmarks.general365.data import record_to_item
 from reasoneval.benchmarks.general365.paper_meta import CATEGORIES, canonical
 from reasoneval.core.records import Record
-from reasoneval.core.types import Outcome, Verdict
+from reasoneval.core.values import Outcome, Verdict
 
 
 def test_labels_map_onto_the_papers_names() -> None:

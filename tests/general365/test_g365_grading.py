@@ -8,10 +8,10 @@ import pytest
 
 from reasoneval.benchmarks.general365.benchmark import General365
 from reasoneval.benchmarks.general365.grading import choice_letters, extract_final
-from reasoneval.cli.rescore import rescore_outside
+from reasoneval.cli.rescore_output import rescore_outside
 from reasoneval.core import registry
 from reasoneval.core.benchmark import ScoredRow, Turn
-from reasoneval.core.types import Completion, GenParams, Item, Outcome, Prompt, Usage
+from reasoneval.core.values import Completion, GenParams, Item, Outcome, Prompt, Usage
 
 FIX = Path(__file__).parents[1] / "fixtures" / "general365"
 

@@ -8,7 +8,7 @@ import pytest
 
 from reasoneval.benchmarks.general365.benchmark import General365
 from reasoneval.benchmarks.general365.grading import final_boxes
-from reasoneval.core.types import Item, Outcome
+from reasoneval.core.values import Item, Outcome
 
 FIX = Path(__file__).parents[1] / "fixtures" / "general365"
 

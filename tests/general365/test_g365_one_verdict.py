@@ -13,11 +13,11 @@ import pytest
 
 from reasoneval.benchmarks.general365.benchmark import General365
 from reasoneval.core.benchmark import OutsideRow
-from reasoneval.core.types import Completion, GenParams, Item, Prompt, Verdict
+from reasoneval.core.values import Completion, GenParams, Item, Prompt, Verdict
 from reasoneval.runner.engine import SCORER, Runner
 from reasoneval.runner.importer import import_rows
-from reasoneval.runner.outside import score_outside
-from reasoneval.runner.rescore import rescore_run
+from reasoneval.runner.rescore_outside import score_outside
+from reasoneval.runner.score_stored import rescore_run
 from reasoneval.runner.spec import RunSpec
 from reasoneval.store.sqlite import RunStore
 

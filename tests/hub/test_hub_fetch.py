@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 
 from reasoneval.cli import app
 from reasoneval.core import registry
-from reasoneval.core.types import GenParams
+from reasoneval.core.values import GenParams
 from reasoneval.hub import HubError, pull, resolve_release, set_offline
 from reasoneval.hub.cache import sha256_file
-from reasoneval.hub.select import config_files
+from reasoneval.hub.config_files import config_files
 from reasoneval.runner.spec import RunSpec
 
 

@@ -159,7 +159,7 @@ def test_cli_run_uses_the_stored_completion_and_prompt(loaded: Any, bench: Any, 
     from typer.testing import CliRunner
 
     from reasoneval.cli import app
-    from reasoneval.core.types import Completion, Prompt
+    from reasoneval.core.values import Completion, Prompt
     from reasoneval.store.sqlite import RunStore
 
     item = _item(bench)

@@ -9,7 +9,7 @@ from reasoneval.benchmarks.korbench.mixed import json_answers, judge_mixed
 from reasoneval.benchmarks.korbench.score_corrected import CORRECTED
 from reasoneval.core import registry
 from reasoneval.core.benchmark import ScoredRow, Turn
-from reasoneval.core.types import Completion, Outcome, Prompt
+from reasoneval.core.values import Completion, Outcome, Prompt
 
 
 def test_registered() -> None:
@@ -110,7 +110,7 @@ def test_versions() -> None:
 
 def test_errors_are_excluded_and_reported_in_every_mode() -> None:
     """Issue 16: with 30% HTTP 400s, mixed and sub-question tables used to count errors as wrong answers."""
-    from reasoneval.core.types import Verdict
+    from reasoneval.core.values import Verdict
 
     def row(i: int, subset: str, v: Verdict, error: str | None = None) -> ScoredRow:
         return ScoredRow(str(i), subset, 0, [Turn(Prompt.chat("q"), Completion("" if error else "x", error=error), v)])

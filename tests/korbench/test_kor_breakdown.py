@@ -5,7 +5,7 @@ from __future__ import annotations
 from reasoneval.benchmarks.korbench.benchmark import KorBench
 from reasoneval.benchmarks.korbench.breakdown import RuleInfo, RuleResult, per_tag_table, tag_parts
 from reasoneval.core.benchmark import ScoredRow, Turn
-from reasoneval.core.types import Completion, Outcome, Prompt, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Verdict
 
 
 def _rows(b: KorBench, subset: str, right: set[int], n: int = 20) -> list[ScoredRow]:

@@ -4,7 +4,7 @@ else the item's, else ``ceil(N / 10)`` from the key ``category/N``."""
 from __future__ import annotations
 
 from reasoneval.core import registry
-from reasoneval.core.types import Item
+from reasoneval.core.values import Item
 
 
 def test_rule_from_verdict_then_item_then_key() -> None:

@@ -18,7 +18,7 @@ from reasoneval.benchmarks.korbench.data import default_data
 from reasoneval.benchmarks.korbench.mixed import judge_mixed
 from reasoneval.benchmarks.korbench.mixed_release import FILE_RE, answer_text, check_file, check_records
 from reasoneval.core.errors import DataError
-from reasoneval.core.types import Outcome
+from reasoneval.core.values import Outcome
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "korbench" / "mixed_release_sample.json"
 

@@ -14,7 +14,7 @@ from reasoneval.benchmarks.korbench.data import CATEGORIES, default_data
 from reasoneval.benchmarks.korbench.rawfiles import parse_name
 from reasoneval.benchmarks.korbench.selfcorrect import conversation, replayed_answer
 from reasoneval.core.benchmark import Turn
-from reasoneval.core.types import Completion, Item, Outcome, Verdict
+from reasoneval.core.values import Completion, Item, Outcome, Verdict
 
 # Items whose rule text / question changed between the paper runs and the data release (spec-independent
 # facts established from the raw outputs; the scorer uses each record's own gold, so Table 2 is unaffected).
@@ -109,7 +109,7 @@ def test_self_correction_history(korbench_outputs: Path) -> None:
 
 
 def _turn(bench: KorBench, item: Item, prompt_text: str, text: str, error: str | None = None) -> Turn:
-    from reasoneval.core.types import Prompt
+    from reasoneval.core.values import Prompt
 
     comp = Completion(text=text, error=error)
     v = Verdict(Outcome.ERROR) if error else bench.score(item, text, "self-correction")

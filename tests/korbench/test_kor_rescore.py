@@ -14,7 +14,7 @@ from reasoneval.benchmarks.korbench.benchmark import KorBench
 from reasoneval.benchmarks.korbench.rawfiles import RawFileError, parse_name
 from reasoneval.benchmarks.korbench.rescore import Rescorer, diff
 from reasoneval.benchmarks.korbench.score_corrected import CORRECTED
-from reasoneval.cli.rescore import rescore_outside
+from reasoneval.cli.rescore_output import rescore_outside
 from reasoneval.core.errors import OptionError
 from reasoneval.scoring.latexcmp import LatexCanonicalizer
 
@@ -155,7 +155,7 @@ def test_diff_names_think_removal_and_truncation() -> None:
     from reasoneval.benchmarks.korbench.benchmark import KorBench
     from reasoneval.core.benchmark import OutsideRow
     from reasoneval.core.response import Response
-    from reasoneval.core.types import Completion
+    from reasoneval.core.values import Completion
 
     bench = KorBench("official")
     (item,) = [it for it in bench.load("operation", "zero-shot") if it.id == "1"]

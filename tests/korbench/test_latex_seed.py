@@ -6,8 +6,8 @@ import json
 
 from reasoneval.benchmarks.korbench.latex_seed import SEED_PATH
 from reasoneval.core import registry
-from reasoneval.core.types import Completion
-from reasoneval.runner.scoring import score_completion
+from reasoneval.core.values import Completion
+from reasoneval.runner.verdict_of import score_completion
 from reasoneval.scoring import latexcmp
 
 

@@ -23,7 +23,7 @@ def test_full_width(text: str, want: tuple[str | None, str]) -> None:
 
 def test_full_width_scored_like_half_width() -> None:
     from reasoneval.benchmarks.rbench.benchmark import RBench
-    from reasoneval.core.types import Item
+    from reasoneval.core.values import Item
 
     item = Item("rbench", "rbench-t_zh", "q1", {"_rbench": {"options": ["A", "B", "C", "D"],
                                                             "department": "x", "subject": "y"}}, "D")

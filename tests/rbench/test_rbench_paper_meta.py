@@ -40,7 +40,7 @@ def test_loader_fills_department_from_subject() -> None:
 
 def test_report_says_when_the_breakdowns_cannot_be_made() -> None:
     from reasoneval.benchmarks.rbench import analysis
-    from reasoneval.core.types import Outcome, Verdict
+    from reasoneval.core.values import Outcome, Verdict
 
     ok = Verdict(Outcome.CORRECT, "A", "rule", {})
     bare = analysis.all_tables([analysis.Scored("t_en", "1", ok, {})], "cot")

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 
 from reasoneval.benchmarks.rbench.benchmark import RBench
-from reasoneval.cli.rescore import rescore_outside
+from reasoneval.cli.rescore_output import rescore_outside
 from reasoneval.core import registry
 from reasoneval.core.benchmark import ScoredRow, Turn
-from reasoneval.core.types import Completion, Outcome, Prompt, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Verdict
 
 FIX = Path(__file__).parents[1] / "fixtures" / "rbench"
 

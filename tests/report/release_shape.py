@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reasoneval.benchmarks.korbench import paper_numbers as pn
-from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.store.sqlite import RunStore
 
 CATS = ("operation", "logic", "cipher", "puzzle", "counterfactual")

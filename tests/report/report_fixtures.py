@@ -14,7 +14,7 @@ import pytest
 from reasoneval.benchmarks.korbench.report import TABLE2_COLUMNS
 from reasoneval.core.benchmark import Benchmark, Cell, ScoredRow, Table, TableKind, Turn
 from reasoneval.core.registry import register
-from reasoneval.core.types import Completion, GenParams, Item, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, GenParams, Item, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect
 from reasoneval.report.collect import RunView
 from reasoneval.store.sqlite import RunStore
@@ -152,7 +152,7 @@ def all_views(toy_views: list[RunView]) -> list[RunView]:
 @pytest.fixture(scope="session")
 def report_file(all_views: list[RunView], tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The report of all three runs, written once per session (plots included when matplotlib is there)."""
-    from reasoneval.report.html import write_html
+    from reasoneval.report.html_page import write_html
 
     out = tmp_path_factory.mktemp("report") / "report.html"
     write_html(all_views, out)

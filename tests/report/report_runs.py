@@ -16,7 +16,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.store.sqlite import RunStore
 
 FAMILIES = ("Qwen2.5", "Llama-3.1", "Mistral", "gemma-2", "DeepSeek-R1-Distill-Qwen", "Phi-3.5", "Yi-1.5",

@@ -15,7 +15,7 @@ from reasoneval.benchmarks.korbench.paper_numbers import paper_model
 from reasoneval.cli import app
 from reasoneval.core.benchmark import ScoredRow, Table
 from reasoneval.core.registry import register
-from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect
 from reasoneval.report.assemble import Selection, SelectionError, assemble
 from reasoneval.report.paper_tables import row_labels

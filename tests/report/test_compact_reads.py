@@ -14,7 +14,7 @@ from test_slim_rows import _store
 from reasoneval.core import registry
 from reasoneval.report import collect
 from reasoneval.report import item_chunks as ic
-from reasoneval.report.html import build_page
+from reasoneval.report.html_page import build_page
 from reasoneval.report.slim import SlimRow
 from reasoneval.store.errors import StoreError
 from reasoneval.store.sqlite import RunStore

@@ -16,17 +16,17 @@ from report_fixtures import HOSTILE, HOSTILE_GOLD, korbench_view
 from reasoneval.benchmarks.korbench import table_kinds
 from reasoneval.benchmarks.korbench.report import TABLE2_COLUMNS, set_column
 from reasoneval.core.benchmark import Cell, Column, ScoredRow, Table, TableKind, Turn
-from reasoneval.core.types import Completion, Message, Prompt, Usage
+from reasoneval.core.values import Completion, Message, Prompt, Usage
 from reasoneval.report import collect
 from reasoneval.report.collect import RunView
-from reasoneval.report.html import build_html, json_for_script, write_html
+from reasoneval.report.html_page import build_html, json_for_script, write_html
 from reasoneval.report.item_chunks import page_data
 
 
 @pytest.fixture
 def no_plots(monkeypatch: pytest.MonkeyPatch) -> None:
     """Leaderboard / data tests need no plots: skip matplotlib rendering for speed."""
-    monkeypatch.setattr("reasoneval.report.html.make_plots", lambda views: ([], []))
+    monkeypatch.setattr("reasoneval.report.html_page.make_plots", lambda views: ([], []))
 
 
 def blob(doc: str) -> dict:

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from reasoneval.cli import app
 from reasoneval.core.benchmark import Cell, Table
-from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report.latex import tex, to_latex
 from reasoneval.report.render import to_markdown
 

@@ -1,4 +1,4 @@
-"""One formatter for every number in every table (report/numbers.py), p-values, and missing values."""
+"""One formatter for every number in every table (report/number_format.py), p-values, and missing values."""
 
 from __future__ import annotations
 
@@ -7,36 +7,37 @@ import json
 from reasoneval.benchmarks.rbench.analysis import Scored
 from reasoneval.benchmarks.rbench.analysis import accuracy_table as rbench_accuracy
 from reasoneval.benchmarks.rbench.paper_tables import accuracy_table as rbench_table5
+from reasoneval.core import number_format
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
-from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
-from reasoneval.report import collect, numbers, render
+from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.report import collect, render
 from reasoneval.report.collect import RunView
-from reasoneval.report.html import fmt
+from reasoneval.report.html_page import fmt
 from reasoneval.report.stats_tables import compare_table
 
 
 def test_cells() -> None:
-    assert numbers.cell(100 / 3) == "33.33" and numbers.cell(33.3) == "33.30" and numbers.cell(5) == "5"
-    assert numbers.cell(None) == "" and numbers.cell(float("nan")) == "" and numbers.cell(True) == "True"
-    assert numbers.rounded(100 / 3) == 33.33 and numbers.percent(1, 3) == 33.33 and numbers.percent(1, 0) is None
-    assert numbers.interval(31.2, 35.456) == "[31.20, 35.46]"
+    assert number_format.cell(100 / 3) == "33.33" and number_format.cell(33.3) == "33.30" and number_format.cell(5) == "5"
+    assert number_format.cell(None) == "" and number_format.cell(float("nan")) == "" and number_format.cell(True) == "True"
+    assert number_format.rounded(100 / 3) == 33.33 and number_format.percent(1, 3) == 33.33 and number_format.percent(1, 0) is None
+    assert number_format.interval(31.2, 35.456) == "[31.20, 35.46]"
 
 
 def test_pvalues_never_print_as_zero() -> None:
-    assert numbers.cell(numbers.PValue(0.0004)) == "<0.001"
-    assert numbers.cell(numbers.PValue(0.0)) == "<0.001"
-    assert numbers.cell(numbers.PValue(0.001)) == "0.001"
-    assert numbers.cell(numbers.PValue(0.04321)) == "0.043" and f"{numbers.PValue(1.0)}" == "1.000"
-    assert json.loads(json.dumps([numbers.PValue(0.0004)])) == [0.0004]  # a number in JSON
-    assert numbers.pvalue(None) is None
+    assert number_format.cell(number_format.PValue(0.0004)) == "<0.001"
+    assert number_format.cell(number_format.PValue(0.0)) == "<0.001"
+    assert number_format.cell(number_format.PValue(0.001)) == "0.001"
+    assert number_format.cell(number_format.PValue(0.04321)) == "0.043" and f"{number_format.PValue(1.0)}" == "1.000"
+    assert json.loads(json.dumps([number_format.PValue(0.0004)])) == [0.0004]  # a number in JSON
+    assert number_format.pvalue(None) is None
 
 
 def test_missing_carries_its_reason_everywhere() -> None:
-    m = numbers.Missing(numbers.missing_categories(["Counterfactual"]))
+    m = number_format.Missing(number_format.missing_categories(["Counterfactual"]))
     assert m == "n/a (no Counterfactual items)" and m.reason == "no Counterfactual items"
     assert json.loads(json.dumps([m])) == ["n/a (no Counterfactual items)"]
-    assert numbers.mean_of_all([("a", 10.0), ("b", None)]) == "n/a (no b items)"
-    assert numbers.mean_of_all([("a", 10.0), ("b", 15.0)]) == 12.5
+    assert number_format.mean_of_all([("a", 10.0), ("b", None)]) == "n/a (no b items)"
+    assert number_format.mean_of_all([("a", 10.0), ("b", 15.0)]) == 12.5
 
 
 def _row(key: str, subset: str, correct: bool) -> ScoredRow:
@@ -67,7 +68,7 @@ def test_compare_table_pvalues_in_text_and_json() -> None:
     t = compare_table(va, vb, n_boot=200)
     (row,) = t.rows
     cols = dict(zip(t.columns, row, strict=True))
-    assert isinstance(cols["p (bootstrap)"], numbers.PValue) and cols["p (McNemar)"] < 1e-9
+    assert isinstance(cols["p (bootstrap)"], number_format.PValue) and cols["p (McNemar)"] < 1e-9
     line = render.to_csv(t).splitlines()[1]
     assert line == "x,60,100.00,0.00,100.00,100.00,100.00,60,0,<0.001,<0.001"  # p printed "0.00" before
     assert json.loads(json.dumps(Table(t.title, t.columns, t.rows).to_json()))["rows"][0][-1] < 0.001

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from reasoneval.benchmarks.finereason.paper_tables import finereason_table3
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
-from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect
 from reasoneval.report.collect import RunView
 from reasoneval.report.paper_tables import extra_tables

@@ -8,7 +8,7 @@ from reasoneval.benchmarks.general365.dataset_stats import category_tables
 from reasoneval.benchmarks.general365.paper_numbers import GENERAL365_TABLE1, general365_model
 from reasoneval.benchmarks.general365.paper_tables import general365_table1
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
-from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect
 from reasoneval.report.collect import RunView
 from reasoneval.report.dataset_stats import dataset_tables

@@ -5,7 +5,7 @@ from __future__ import annotations
 from reasoneval.benchmarks.rbench.paper_numbers import RBENCH_TABLE5, RBENCH_TABLE7, rbench_model
 from reasoneval.benchmarks.rbench.paper_tables import accuracy_table, cot_ablation_table
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
-from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect
 from reasoneval.report.collect import RunView
 from reasoneval.report.paper_tables import extra_tables
@@ -85,7 +85,7 @@ def test_extra_tables_include_rbench() -> None:
 
 
 def test_html_report_shows_cross_run_tables_escaped() -> None:
-    from reasoneval.report.html import build_html
+    from reasoneval.report.html_page import build_html
 
     evil = 'x<script>alert(1)</script>"'
     views = [_view(evil, "cot", _rows("t_en", {0}, 4)), _view(evil, "no-cot", _rows("t_en", {0, 1}, 4))]

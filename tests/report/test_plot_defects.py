@@ -7,7 +7,7 @@ import pytest
 from reasoneval.benchmarks.finereason import figures as fr_figures
 from reasoneval.benchmarks.korbench import figures as kor_figures
 from reasoneval.core.benchmark import ScoredRow, Turn
-from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect, plots
 from reasoneval.report.collect import RunView
 

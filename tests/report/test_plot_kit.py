@@ -67,7 +67,7 @@ def test_layout_records_axes_legends_and_labels_inside_the_png() -> None:
 def test_self_correction_runs_that_stopped_early_keep_their_last_round() -> None:
     from reasoneval.benchmarks.korbench import figures as kor_figures
     from reasoneval.core.benchmark import ScoredRow, Turn
-    from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+    from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
     from reasoneval.report import collect
     from reasoneval.report.collect import RunView
 

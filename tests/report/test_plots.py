@@ -9,7 +9,7 @@ from report_fixtures import korbench_view
 
 from reasoneval.benchmarks.finereason import figures as fr_figures
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
-from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect, plots
 from reasoneval.report.collect import RunView
 

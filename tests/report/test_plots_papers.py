@@ -11,7 +11,7 @@ from reasoneval.benchmarks.finereason.figures import (
 )
 from reasoneval.benchmarks.korbench.figures import substep_accuracy, substep_figure
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
-from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect
 from reasoneval.report.collect import RunView
 from reasoneval.report.plots import make_plots

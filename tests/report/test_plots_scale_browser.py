@@ -51,7 +51,7 @@ def browser() -> Iterator[Any]:
 
 
 def _report(tmp: Path, n: int) -> Path:
-    from reasoneval.report.html import write_html
+    from reasoneval.report.html_page import write_html
 
     store = tmp / f"runs{n}.db"
     ids = fill_models(store, n)

@@ -11,7 +11,7 @@ from report_fixtures import korbench_view
 from reasoneval.benchmarks.korbench.report import TABLE2_COLUMNS
 from reasoneval.core.benchmark import Cell, Table, TableKind
 from reasoneval.report.collect import RunView
-from reasoneval.report.html import build_html, item_data, natural_key
+from reasoneval.report.html_page import build_html, item_data, natural_key
 from reasoneval.report.plots import run_labels
 
 CATS = ["operation", "logic", "cipher", "puzzle", "counterfactual"]
@@ -20,7 +20,7 @@ T2 = list(TABLE2_COLUMNS)
 
 @pytest.fixture(autouse=True)
 def no_plots(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("reasoneval.report.html.make_plots", lambda views: ([], []))
+    monkeypatch.setattr("reasoneval.report.html_page.make_plots", lambda views: ([], []))
 
 
 def _typed(row: list[str]) -> list[object]:

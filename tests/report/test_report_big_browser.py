@@ -13,10 +13,10 @@ import pytest
 from report_fixtures import CHROMIUM_ARGS, chromium_or_skip
 
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
-from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import collect, item_chunks
 from reasoneval.report.collect import RunView
-from reasoneval.report.html import write_html
+from reasoneval.report.html_page import write_html
 
 pytestmark = pytest.mark.browser
 RUNS, ITEMS = 62, 40
@@ -73,7 +73,7 @@ def _rows(page: Any) -> list[list[str]]:
 
 def test_big_report_with_side_files_loads_texts_on_demand(browser: Any, tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("reasoneval.report.html.make_plots", lambda views: ([], []))
+    monkeypatch.setattr("reasoneval.report.html_page.make_plots", lambda views: ([], []))
     monkeypatch.setattr(item_chunks, "EMBED_LIMIT", 0)  # every run's texts a side file, as at full scale
     out = tmp_path / "big report.html"  # a space: the side folder's URL is encoded
     side = write_html(_views(), out)
@@ -142,7 +142,7 @@ def test_big_report_with_side_files_loads_texts_on_demand(browser: Any, tmp_path
 
 def test_embedded_report_decodes_a_run_only_when_opened(browser: Any, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("reasoneval.report.html.make_plots", lambda views: ([], []))
+    monkeypatch.setattr("reasoneval.report.html_page.make_plots", lambda views: ([], []))
     out = tmp_path / "small.html"
     (tmp_path / "small_items").mkdir()
     (tmp_path / "small_items" / "run-9.js").write_text("stale")  # an earlier, larger report's chunks

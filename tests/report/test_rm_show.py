@@ -10,7 +10,7 @@ from report_fixtures import fill_store
 from typer.testing import CliRunner
 
 from reasoneval.cli import app
-from reasoneval.core.types import Completion, Prompt, Usage
+from reasoneval.core.values import Completion, Prompt, Usage
 from reasoneval.report.compare import word_diff
 from reasoneval.store.sqlite import INSERT_CACHE, RunStore
 

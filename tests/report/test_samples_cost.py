@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from reasoneval.core.benchmark import ScoredRow, Turn
-from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report.collect import RunView
 from reasoneval.report.cost import Price, PriceError, cost_table, load_prices, price_for, run_cost
 from reasoneval.report.samples import ks_for, majority_correct, pass_at_k, sample_stats, samples_table

@@ -14,7 +14,7 @@ import pytest
 
 from reasoneval.core import registry
 from reasoneval.core.benchmark import Benchmark, Table, Turn
-from reasoneval.core.types import Completion, Item, Usage
+from reasoneval.core.values import Completion, Item, Usage
 from reasoneval.report import collect
 from reasoneval.report.addons import addon_tables
 from reasoneval.report.paper_tables import extra_tables

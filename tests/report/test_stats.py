@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from reasoneval.cli import app
 from reasoneval.core.benchmark import ScoredRow, Turn
-from reasoneval.core.types import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
 from reasoneval.report import stats
 from reasoneval.report.collect import RunView, run_stats
 from reasoneval.report.stats_tables import ablation_table, ci_table, compare_table, correlation_table

@@ -12,9 +12,10 @@ import re
 import pytest
 from rich.console import Console
 
+from reasoneval.core import number_format
 from reasoneval.core.benchmark import Cell, Column, ScoredRow, Table, TableKind
 from reasoneval.core.table import as_cell, column_id, number_of
-from reasoneval.report import html, latex, numbers, render
+from reasoneval.report import html_page, latex, render
 from reasoneval.report.collect import RunView
 
 COLS = [Column("label", "label"), Column("Accuracy", "accuracy", "%"), Column("CF", "counterfactual", "%"),
@@ -22,10 +23,10 @@ COLS = [Column("label", "label"), Column("Accuracy", "accuracy", "%"), Column("C
 
 
 def typed() -> Table:
-    return Table("typed", COLS, [["a", Cell(100 / 3), Cell(0.0, 50.0), 250, numbers.PValue(0.0004),
-                                  numbers.Missing("no Cipher items")],
-                                 ["b", Cell(numbers.rounded(33.3)), Cell(12.5, 7.25, n=8, ci=(1.0, 40.5)), 3,
-                                  numbers.PValue(0.5), Cell(41.0)]], ["note"], TableKind.LEADERBOARD)
+    return Table("typed", COLS, [["a", Cell(100 / 3), Cell(0.0, 50.0), 250, number_format.PValue(0.0004),
+                                  number_format.Missing("no Cipher items")],
+                                 ["b", Cell(number_format.rounded(33.3)), Cell(12.5, 7.25, n=8, ci=(1.0, 40.5)), 3,
+                                  number_format.PValue(0.5), Cell(41.0)]], ["note"], TableKind.LEADERBOARD)
 
 
 SHOWN = [["a", "33.33", "0.00 (50.00)", "250", "<0.001", "n/a (no Cipher items)"],
@@ -35,7 +36,7 @@ SHOWN = [["a", "33.33", "0.00 (50.00)", "250", "<0.001", "n/a (no Cipher items)"
 def test_a_cell_is_its_text_and_keeps_its_numbers() -> None:
     c = Cell(0.0, 50.0, unit="%")
     assert c == "0.00 (50.00)" and (c.value, c.secondary, c.number) == (0.0, 50.0, 0.0)
-    assert Cell(100 / 3) == numbers.cell(100 / 3) == "33.33" and Cell(5) == "5" and Cell(None) == ""
+    assert Cell(100 / 3) == number_format.cell(100 / 3) == "33.33" and Cell(5) == "5" and Cell(None) == ""
     p = c.compared(45.0, 40.0)
     assert (p.paper, p.paper_secondary, p.delta, p.delta_secondary) == (45.0, 40.0, -45.0, 10.0)
     assert Cell(3.0).compared(1.0, 2.0).paper_secondary is None  # no secondary value, nothing to compare it with
@@ -46,7 +47,7 @@ def test_a_cell_is_its_text_and_keeps_its_numbers() -> None:
     assert column_id(col) == "multi-q" and column_id("accuracy") == "accuracy"
     assert number_of(Cell(2.5)) == 2.5 and number_of(7) == 7.0 and number_of("7.00") is None
     assert number_of(True) is None and number_of(float("nan")) is None
-    assert as_cell(1.5) == "1.50" and as_cell("1.50") is None and as_cell(numbers.PValue(0.1)) is None
+    assert as_cell(1.5) == "1.50" and as_cell("1.50") is None and as_cell(number_format.PValue(0.1)) is None
 
 
 def test_every_renderer_writes_the_same_text() -> None:
@@ -77,9 +78,9 @@ def test_every_renderer_writes_the_same_text() -> None:
     assert cells[(1, 2)] == {"value": 12.5, "secondary": 7.25, "n": 8, "ci": [1.0, 40.5]}
     assert "cells" not in Table("plain", ["a"], [[1.5]]).to_json()  # plain tables keep their JSON shape
     # HTML cells: the same text, the number to sort by from the cell, never from its text
-    assert [html.fmt(x) for x in t.rows[0]] == SHOWN[0]
-    assert html._td(t.rows[1][2]) == '<td class="num" data-v="12.5">12.50 (7.25)</td>'
-    assert html._td("12.50") == "<td>12.50</td>"
+    assert [html_page.fmt(x) for x in t.rows[0]] == SHOWN[0]
+    assert html_page._td(t.rows[1][2]) == '<td class="num" data-v="12.5">12.50 (7.25)</td>'
+    assert html_page._td("12.50") == "<td>12.50</td>"
 
 
 class _Paper:
@@ -92,12 +93,12 @@ class _Paper:
 
 
 def test_html_shows_paper_values_from_typed_cells(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(html, "_benchmark", lambda name: _Paper())
-    monkeypatch.setattr(html, "make_plots", lambda views: ([], []))
+    monkeypatch.setattr(html_page, "_benchmark", lambda name: _Paper())
+    monkeypatch.setattr(html_page, "make_plots", lambda views: ([], []))
     t = Table("typed", [Column("label", "label"), Column("Accuracy", "accuracy", "%")],
               [["a", Cell(40.0)], ["b", "40.00"]])  # a text cell is never compared
     run = {"run_id": "r1", "model": "m", "mode": "zero-shot", "benchmark": "anything", "subset": None, "spec": {}}
-    doc = html.build_html([RunView(run, list[ScoredRow](), [t], {})], load_items=False)
+    doc = html_page.build_html([RunView(run, list[ScoredRow](), [t], {})], load_items=False)
     assert doc.count('class="num cmpcell"') == 1 and 'data-v="40.0"' in doc
     assert "paper 50.00" in doc and '<span class="d neg" title="ours − paper">Δ -10.00</span>' in doc
     assert "compared 2 run(s)" in doc  # one run per row
@@ -106,7 +107,7 @@ def test_html_shows_paper_values_from_typed_cells(monkeypatch: pytest.MonkeyPatc
 def test_long_tables_pivot_on_the_accuracy_column_id(monkeypatch: pytest.MonkeyPatch) -> None:
     """Several runs of a per-label table: runs x labels on the column whose id is ``accuracy``, whatever its
     label; a table without one is shown as it is."""
-    monkeypatch.setattr(html, "make_plots", lambda views: ([], []))
+    monkeypatch.setattr(html_page, "make_plots", lambda views: ([], []))
 
     def view(model: str, cols: list[str]) -> RunView:
         run = {"run_id": model, "model": model, "mode": "zero-shot", "benchmark": "anything", "subset": None,
@@ -115,8 +116,8 @@ def test_long_tables_pivot_on_the_accuracy_column_id(monkeypatch: pytest.MonkeyP
         return RunView(run, list[ScoredRow](), [Table("per label", cols, rows)], {})
 
     typed_cols = ["label", "n", Column("acc. (%)", "accuracy", "%")]
-    doc = html.build_html([view("a", typed_cols), view("b", typed_cols)], load_items=False)
+    doc = html_page.build_html([view("a", typed_cols), view("b", typed_cols)], load_items=False)
     assert "acc. (%) by label:" in doc and 'class="lb pivot sortable"' in doc
-    doc = html.build_html([view("a", ["label", "n", "acc. (%)"]), view("b", ["label", "n", "acc. (%)"])],
+    doc = html_page.build_html([view("a", ["label", "n", "acc. (%)"]), view("b", ["label", "n", "acc. (%)"])],
                           load_items=False)
     assert "pivot" not in doc.split("<main>")[1].split('id="plots"')[0]

@@ -11,7 +11,7 @@ from rewardrows import as_model, columns
 
 from reasoneval.benchmarks.finereason.rewards import finereason_reward
 from reasoneval.rewards import functions as F
-from reasoneval.rewards import math as M
+from reasoneval.rewards import math_check
 from reasoneval.rewards.magnitude import too_large
 
 BOMB = "The answer is \\boxed{9^{9^{9}}}"
@@ -28,8 +28,8 @@ def test_numbers_too_large_to_compute_are_found_in_the_text() -> None:
     assert not too_large("{" * 5000 + "9" + "}" * 5000 + "^9")  # deep nesting: not looked into, and fast
     assert too_large("(9)^{" * 600 + "9" + "}" * 600)
     assert time.monotonic() - t < 2.0
-    assert M.math_verdict("1", BOMB) == M.MathReward(0.0, "too-large", "9^{9^{9}}")
-    assert M.math_verdict("9^{9^{9}}", BOMB).reward == 1.0  # written as the gold is: right, without computing
+    assert math_check.math_verdict("1", BOMB) == math_check.MathReward(0.0, "too-large", "9^{9^{9}}")
+    assert math_check.math_verdict("9^{9^{9}}", BOMB).reward == 1.0  # written as the gold is: right, without computing
 
 
 def test_38_bombs_among_256_completions_change_no_correct_reward(mix_rows: list[dict[str, Any]]) -> None:
@@ -50,7 +50,7 @@ def test_a_bomb_the_text_check_misses_still_takes_no_reward_from_others(
         mix_rows: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
     """The structural rule, with the text check switched off: every completion's first look is its own, so
     correct answers queued behind bombs are decided although the call's budget ran out on the bombs."""
-    monkeypatch.setattr(M, "too_large", lambda _s: False)
+    monkeypatch.setattr(math_check, "too_large", lambda _s: False)
     math_rows = [r for r in mix_rows if r["source"] == "math"]
     jobs: list[F.MathJob | F.Start] = [F.MathJob(BOMB, "1") for _ in range(6)]
     jobs += [F.MathJob(as_model(r["answer"]), r["gold"]) for r in math_rows]

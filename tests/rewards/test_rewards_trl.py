@@ -13,7 +13,7 @@ from rewardrows import as_model, columns, wrong
 from reasoneval.benchmarks.finereason.rewards import score_rows
 from reasoneval.rewards import finereason_reward, math_reward
 from reasoneval.rewards.extract import completion_text, final_answer
-from reasoneval.rewards.math import math_verdict
+from reasoneval.rewards.math_check import math_verdict
 
 
 def test_export_rows_score_their_own_answer_1_and_a_wrong_answer_0(mix_rows: list[dict[str, Any]]) -> None:

@@ -15,7 +15,7 @@ import pytest
 import toybench  # noqa: F401  (registers "toy")
 
 from reasoneval.core import registry
-from reasoneval.core.types import GenParams
+from reasoneval.core.values import GenParams
 from reasoneval.models.base import ModelError
 from reasoneval.runner.engine import Runner
 from reasoneval.runner.spec import RunSpec

@@ -18,7 +18,7 @@ import pytest
 from reasoneval.benchmarks.korbench.rescore import Rescorer
 from reasoneval.benchmarks.korbench.score_corrected import policy
 from reasoneval.core import registry
-from reasoneval.runner.outside import score_outside
+from reasoneval.runner.rescore_outside import score_outside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reference_verdicts"
 

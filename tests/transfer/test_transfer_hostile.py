@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from reasoneval.core import registry
-from reasoneval.core.types import Completion, Item, Outcome
-from reasoneval.runner.scoring import score_completion
+from reasoneval.core.values import Completion, Item, Outcome
+from reasoneval.runner.verdict_of import score_completion
 
 BOUND_S = 30.0  # per verdict: one math-verify timeout plus a worker respawn at most
 

@@ -17,7 +17,7 @@ from transferdata import GSM8K_TEST, MATH_TEST, MMLU_TEST, answers_file, checkpo
 from reasoneval.benchmarks.finereason.transfer import Checkpoint, Measured, parse_label, tables
 from reasoneval.benchmarks.mmlu.prompts import build_prompt
 from reasoneval.core import registry
-from reasoneval.core.types import GenParams
+from reasoneval.core.values import GenParams
 from reasoneval.models.openai_compat import from_spec
 from reasoneval.runner.engine import Runner
 from reasoneval.runner.spec import RunSpec

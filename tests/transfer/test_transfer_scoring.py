@@ -7,7 +7,7 @@ import time
 import pytest
 
 from reasoneval.benchmarks.mmlu.prompts import extract_letter
-from reasoneval.core.types import Outcome
+from reasoneval.core.values import Outcome
 from reasoneval.scoring.math_answer import (
     final_answer,
     math_verdict,

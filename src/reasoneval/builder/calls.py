@@ -17,7 +17,7 @@ from typing import Any
 
 from ..core.benchmark import Benchmark
 from ..core.hashing import hash_obj
-from ..core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
+from ..core.values import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from ..runner.spec import RunSpec
 from ..store.sqlite import RunStore
 from .rows import BuildError

@@ -243,7 +243,7 @@ def score(
     Hugging Face cache only (never what the Hub serves now); when that data is gone, one line says so."""
     from ..report.collect import resolve_run  # (see the module's docstring)
     from ..runner.engine import SCORER
-    from ..runner.rescore import rescore_run
+    from ..runner.score_stored import rescore_run
 
     st = existing_store(store)
     try:
@@ -282,7 +282,7 @@ def rescore(
     try:
         if judge:
             options["judge"] = load_model(judge)
-        from .rescore import rescore_outside  # the scoring session (see the module's docstring)
+        from .rescore_output import rescore_outside  # the scoring session (see the module's docstring)
 
         code = rescore_outside(bench, paths, jsonl, options)
     except ModelError as e:

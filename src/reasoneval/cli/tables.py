@@ -76,7 +76,7 @@ def report(
             write_text(_tables_file(latex), body)
             written.append(_tables_file(latex))
         if html:
-            from ..report.html import write_html
+            from ..report.html_page import write_html
 
             with output_path(html) as tmp:
                 shared: dict[str, Any] = {}  # the runs of one protocol send the same prompts: each decoded once
@@ -173,7 +173,7 @@ def _identity_text(spec: dict[str, Any]) -> str:
 def _run_options(spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """A stored run's option values (every one the record holds, defaults included: ``scoring=official`` is
     shown, not implied) and how its items were limited (None: all items)."""
-    from ..runner.rescore import limit_of
+    from ..runner.score_stored import limit_of
 
     opts = spec.get("options")
     opts = dict(opts) if isinstance(opts, dict) else {}
@@ -230,7 +230,7 @@ def _golds(run: dict[str, Any], st: Any) -> dict[str, Any]:
     serves now."""
     from ..hub.pinned import pinned_to
     from ..runner.engine import load_items
-    from ..runner.rescore import spec_of
+    from ..runner.score_stored import spec_of
     from ..store.imported import stored_items
 
     try:

@@ -20,7 +20,7 @@ from .options import BenchOptions
 from .presets import Preset
 from .response import Response, cut_off
 from .table import Cell, Column, Table, TableKind
-from .types import Completion, GenParams, Item, Outcome, Prompt, Verdict
+from .values import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from .verdicts import Method
 
 __all__ = ["BatchScorer", "Benchmark", "Cell", "Column", "OutsideRow", "Prestart", "ScoredRow", "Table", "TableKind",

@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from .types import GenParams
+from .values import GenParams
 
 
 @dataclass(frozen=True)

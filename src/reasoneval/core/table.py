@@ -8,8 +8,8 @@
   (a real-life answer rate, a pass rate), ``n``, a confidence interval ``ci``, a ``unit`` and the paper's
   published values (``paper``, ``paper_secondary``), which the HTML report shows as "paper X Δ Y".
 
-Both are ``str`` subclasses (as :class:`~reasoneval.core.numbers.Missing` is): a Column reads as its label and
-a Cell as its text, written once by :mod:`reasoneval.core.numbers` when it is made (``84.00``,
+Both are ``str`` subclasses (as :class:`~reasoneval.core.number_format.Missing` is): a Column reads as its label and
+a Cell as its text, written once by :mod:`reasoneval.core.number_format` when it is made (``84.00``,
 ``0.00 (50.00)``), so a row compares equal to the strings it shows, every renderer (terminal, Markdown, CSV,
 LaTeX, JSON, HTML) writes the same text, and a row value may still be a plain value (a float, an int, a
 string): summaries migrate one table at a time. Code that needs the numbers reads the fields, never the text.
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from . import numbers
+from . import number_format
 
 
 class TableKind(str):
@@ -102,7 +102,7 @@ Number = float | int
 
 
 class Cell(str):
-    """A number with its context; reads as its text (``numbers.cell`` of the value, the secondary value in
+    """A number with its context; reads as its text (``number_format.cell`` of the value, the secondary value in
     parentheses). ``paper`` / ``paper_secondary``: the published values for the same cell, when a benchmark's
     :meth:`~reasoneval.core.benchmark.Benchmark.with_paper` attached them."""
 
@@ -118,7 +118,7 @@ class Cell(str):
     def __new__(cls, value: Number | None, secondary: Number | None = None, *, n: int | None = None,
                 ci: tuple[float, float] | None = None, unit: str = "", paper: float | None = None,
                 paper_secondary: float | None = None) -> Cell:
-        shown = numbers.cell(value) + (f" ({numbers.cell(secondary)})" if secondary is not None else "")
+        shown = number_format.cell(value) + (f" ({number_format.cell(secondary)})" if secondary is not None else "")
         self = super().__new__(cls, shown)
         self.value, self.secondary, self.n, self.ci, self.unit = value, secondary, n, ci, unit
         self.paper, self.paper_secondary = paper, paper_secondary
@@ -176,7 +176,7 @@ def as_cell(x: Any) -> Cell | None:
     missing values and booleans."""
     if isinstance(x, Cell):
         return x
-    if isinstance(x, bool) or not isinstance(x, int | float) or isinstance(x, numbers.PValue):
+    if isinstance(x, bool) or not isinstance(x, int | float) or isinstance(x, number_format.PValue):
         return None
     return Cell(x)
 

@@ -24,9 +24,9 @@ from .cache import (
     sha256_file,
     write_ref,
 )
+from .config_files import config_files
 from .release_files import HubError, Release
 from .releases import ReleaseSpec, release
-from .select import config_files
 
 
 def _hf() -> Any:

@@ -12,7 +12,7 @@ from ..core.benchmark import Benchmark, OutsideRow
 from ..core.errors import DataError
 from ..core.records import Record, configured, data_files, data_path, folder_version, read_records
 from ..core.response import cut_off
-from ..core.types import GenParams, Item, Verdict
+from ..core.values import GenParams, Item, Verdict
 from .releases import ReleaseSpec
 
 

@@ -16,7 +16,7 @@ from ..core.benchmark import OutsideRow
 from ..core.errors import DataError
 from ..core.jsonl import iter_jsonl_tolerant, located
 from ..core.records import DATA_SUFFIXES, Record, read_records
-from ..core.types import Completion, Item
+from ..core.values import Completion, Item
 
 
 def _files(paths: list[str]) -> Iterator[Path | DataError]:

@@ -18,9 +18,9 @@ from typing import Any
 import aiohttp
 
 from ..core.safetext import redact_secrets, storable
-from ..core.types import Completion, GenParams, Prompt
+from ..core.values import Completion, GenParams, Prompt
 from .base import ModelError
-from .http import HTTPBackend, HTTPOptions, stream_rejected
+from .http_backend import HTTPBackend, HTTPOptions, stream_rejected
 from .limits import SSEReader, read_body
 from .validate import Reading, ResponseRejected, usage_of
 

@@ -11,7 +11,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from ..core.types import Completion, GenParams, Prompt, Usage
+from ..core.values import Completion, GenParams, Prompt, Usage
 from .base import ModelError, prompt_has_images
 from .multimodal import hf_messages
 

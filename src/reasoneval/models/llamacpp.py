@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..core.types import Completion, GenParams, Prompt
+from ..core.values import Completion, GenParams, Prompt
 from .base import ModelError, prompt_has_images
 from .llamacpp_engine import CHUNK, AlignedPrefix, LlamaEngine  # noqa: F401 - ENGINE below names LlamaEngine here
 from .worker import EngineProcess

@@ -43,7 +43,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.types import Completion, GenParams, Prompt
+from ..core.values import Completion, GenParams, Prompt
 from .base import ModelError
 from .llamacpp_engine import LlamaEngine
 from .worker import EngineDied, EngineProcess, completion_from_json, completion_to_json, describe_exit

@@ -7,7 +7,7 @@ import os
 import time
 from typing import Any
 
-from ..core.types import Completion, GenParams, Prompt, Usage
+from ..core.values import Completion, GenParams, Prompt, Usage
 from .base import ModelError, sampling_kwargs
 
 #: prompt tokens evaluated per llama.cpp call, and so the unit of KV-cache reuse between requests (AlignedPrefix):

@@ -8,7 +8,7 @@ import binascii
 import io
 from typing import Any
 
-from ..core.types import Prompt
+from ..core.values import Prompt
 from .base import ModelError
 
 

@@ -21,10 +21,10 @@ import aiohttp
 
 from ..core.response import AnswerWatch
 from ..core.safetext import redact_secrets, storable
-from ..core.types import Completion, GenParams, Prompt
+from ..core.values import Completion, GenParams, Prompt
 from .base import ModelError
 from .choices import FILTERED, Extras, check_extra_body, choice_index, first_choice
-from .http import (  # noqa: F401 - re-exported: the names this module had before the split
+from .http_backend import (  # noqa: F401 - re-exported: the names this module had before the split
     RETRYABLE_STATUS,
     HTTPBackend,
     HTTPOptions,

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.safetext import server_text, strip_controls
-from ..core.types import Usage
+from ..core.values import Usage
 
 KINDS = ("malformed", "incomplete", "oversized")
 MAX_TOKENS = 2 ** 53

@@ -12,7 +12,7 @@ import time
 from typing import Any
 from urllib.parse import parse_qsl
 
-from ..core.types import Completion, GenParams, Prompt, Usage
+from ..core.values import Completion, GenParams, Prompt, Usage
 from .base import ModelError, prompt_has_images, sampling_kwargs
 from .multimodal import image_count, vllm_is_multimodal
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.types import Completion, GenParams, Prompt, Usage
+from ..core.values import Completion, GenParams, Prompt, Usage
 from .base import ModelError
 from .validate import token_count
 

@@ -8,7 +8,7 @@ Every output of ``reasoneval report`` (terminal, JSON, Markdown, CSV, LaTeX, HTM
   what every row of a table shares is kept as the table's ``constants`` (a caption, not a column);
 * the published values put on the cells by each benchmark (``Benchmark.with_paper``), once, for every format;
 * leaderboard tables (a kind ``like`` ``TableKind.LEADERBOARD``) ranked by their first value column, runs that miss
-  a category (a :class:`~reasoneval.core.numbers.Missing` cell) after the complete ones;
+  a category (a :class:`~reasoneval.core.number_format.Missing` cell) after the complete ones;
 * the cross-run paper tables, the CI table and the add-on tables (samples, cost);
 * each table's group (``main``, ``rules``: per-rule / per-tag breakdowns) and name, for ``--tables``.
 
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.numbers import Missing
+from ..core.number_format import Missing
 from ..core.table import Cell, Table, TableKind, column_id, number_of
 from .collect import PluginError, RunView, spec_keys
 from .completeness import RANKED, completeness

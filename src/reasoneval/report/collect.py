@@ -9,7 +9,7 @@ from typing import Any
 
 from ..core import registry
 from ..core.benchmark import ScoredRow, Table, Turn
-from ..core.types import Outcome
+from ..core.values import Outcome
 from ..store.sqlite import RunStore
 from . import reasoning
 from .labels import display_name, mode_label

@@ -16,7 +16,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from ..core.safetext import html_safe, shown
-from ..core.types import Prompt
+from ..core.values import Prompt
 from ..store.sqlite import RunStore
 from .collect import resolve_run, scored_rows
 from .labels import display_name

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.numbers import Delta, Missing
+from ..core.number_format import Delta, Missing
 from ..core.safetext import json_shown
 from ..core.table import Cell, Column, Table, number_of
 from .assemble import Report, ReportTable, paper_column, row_compared, value_columns

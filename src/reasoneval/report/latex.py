@@ -25,10 +25,10 @@ import re
 import unicodedata
 from typing import Any
 
+from ..core import number_format
 from ..core.benchmark import Table
-from ..core.numbers import Missing
+from ..core.number_format import Missing
 from ..core.table import Cell, number_of
-from . import numbers
 from .formats import NOT_IN_PAPER
 
 #: rows above which a table is a ``longtable``
@@ -141,7 +141,7 @@ def tex(x: Any) -> str:
 
 
 def _cell(x: Any) -> str:
-    return numbers.cell(x)
+    return number_format.cell(x)
 
 
 def _numeric(x: Any) -> bool:
@@ -229,7 +229,7 @@ _NA.reason = ""
 
 def _cell_tex(x: Any, bold: bool) -> str:
     if bold and isinstance(x, Cell) and x.secondary is not None:
-        main = numbers.cell(x.value)
+        main = number_format.cell(x.value)
         return f"\\textbf{{{tex(main)}}}{tex(str(x)[len(main):])}"
     return f"\\textbf{{{tex(x)}}}" if bold else tex(x)
 

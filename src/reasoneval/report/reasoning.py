@@ -18,10 +18,10 @@ from array import array
 from statistics import fmean
 from typing import Any
 
+from ..core import number_format
 from ..core.benchmark import Column, ScoredRow, Table, Turn
 from ..core.tokens import known_total
-from ..core.types import Outcome
-from . import numbers
+from ..core.values import Outcome
 from .slim import SlimRow, SlimTurn, reasoned
 
 NA = "-"
@@ -128,13 +128,13 @@ class Figures:
         return [x for x in (column[i] for i in idx) if not math.isnan(x)]
 
 
-def _mean(xs: list[Any], digits: int = numbers.DIGITS) -> Any:
+def _mean(xs: list[Any], digits: int = number_format.DIGITS) -> Any:
     got = [x for x in xs if x is not None]
-    return numbers.rounded(fmean(got), digits) if got else NA
+    return number_format.rounded(fmean(got), digits) if got else NA
 
 
 def _pct(k: int, n: int) -> Any:
-    got = numbers.percent(k, n)
+    got = number_format.percent(k, n)
     return NA if got is None else got
 
 

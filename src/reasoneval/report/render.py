@@ -14,14 +14,14 @@ from rich.markup import escape
 from rich.measure import Measurement
 from rich.table import Table as RichTable
 
+from ..core import number_format
 from ..core.benchmark import Table
 from ..core.safetext import shown
 from ..core.table import number_of
-from . import numbers
 
 
 def _cell(x: Any) -> str:
-    return numbers.cell(x)
+    return number_format.cell(x)
 
 
 def _longest_word(x: str) -> int:

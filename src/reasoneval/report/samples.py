@@ -20,7 +20,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ..core.benchmark import ScoredRow, Table
-from ..core.types import Outcome
+from ..core.values import Outcome
 from .collect import RunView
 from .labels import mode_label
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..core.benchmark import ScoredRow, Turn
 from ..core.response import has_inline_reasoning
-from ..core.types import Completion, Prompt, Usage, Verdict
+from ..core.values import Completion, Prompt, Usage, Verdict
 from ..store.compact import CompactAnswer
 
 _NO_PROMPT = Prompt()

@@ -67,7 +67,7 @@ class Estimate:
     n: int
 
     def text(self) -> str:
-        from .numbers import interval, text
+        from reasoneval.core.number_format import interval, text
 
         return f"{text(self.value)} {interval(self.low, self.high)}"
 

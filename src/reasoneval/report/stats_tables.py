@@ -8,15 +8,16 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..core import number_format
 from ..core.benchmark import Table
-from . import numbers, stats
+from . import stats
 from .collect import RunView
 from .labels import display_name
 from .plots import run_labels
 
 
 def _r(x: float) -> float:
-    return numbers.rounded(x)
+    return number_format.rounded(x)
 
 
 def ci_table(views: Sequence[RunView], n_boot: int = stats.N_BOOT, seed: int = 0) -> Table:
@@ -39,8 +40,8 @@ def ci_table(views: Sequence[RunView], n_boot: int = stats.N_BOOT, seed: int = 0
         sp = stats.sample_spread(v.rows)
         if sp is not None:
             notes.append(f"{lab}: {len(sp.per_sample)} samples, accuracy per sample "
-                         f"{', '.join(numbers.text(x) for x in sp.per_sample)}; mean {numbers.text(sp.mean)}, "
-                         f"sd {numbers.text(sp.sd)}")
+                         f"{', '.join(number_format.text(x) for x in sp.per_sample)}; mean {number_format.text(sp.mean)}, "
+                         f"sd {number_format.text(sp.sd)}")
     return Table("Accuracy with 95% confidence intervals",
                  ["run", "mode", "subset", "n", "accuracy", "CI low", "CI high", "CI width"], rows, notes)
 
@@ -61,7 +62,7 @@ def compare_table(a: RunView, b: RunView, n_boot: int = stats.N_BOOT, seed: int 
         except ValueError:
             continue
         rows.append([sub, p.n, _r(p.acc_a), _r(p.acc_b), _r(p.diff), _r(p.low), _r(p.high), p.only_a, p.only_b,
-                     numbers.pvalue(p.p_bootstrap), numbers.pvalue(p.p_mcnemar)])
+                     number_format.pvalue(p.p_bootstrap), number_format.pvalue(p.p_mcnemar)])
     return Table(f"Paired difference: A = {la} ({a.run.get('mode', '')}) minus B = {lb} ({b.run.get('mode', '')})",
                  ["subset", "n", "A", "B", "A-B", "CI low", "CI high", "A only", "B only", "p (bootstrap)",
                   "p (McNemar)"], rows,
@@ -219,7 +220,7 @@ def correlation_table(views: Sequence[RunView], seed: int = 0,
         external, unmatched = match_names(external, ours)
         cols = {**dict(merged), **external}
         what = "benchmarks (overall and per subset) and the external scores"
-    rows = [[c.a, c.b, c.n, _r(c.pearson), _r(c.spearman), numbers.pvalue(c.p)]
+    rows = [[c.a, c.b, c.n, _r(c.pearson), _r(c.spearman), number_format.pvalue(c.p)]
             for c in stats.correlations(cols, seed)]
     notes = [f"Correlation across models between {what} (accuracy per model; pairs need >= 3 models in common). "
              "p: two-sided permutation test of Pearson's r (5000 permutations)."]

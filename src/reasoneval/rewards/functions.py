@@ -32,7 +32,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any
 
-from . import math as M
+from . import math_check
 from .extract import completion_text
 
 MATH_WORKERS = 4  # threads waiting on the math-verify sandbox (its own pool bounds the processes)
@@ -77,7 +77,7 @@ def column(columns: dict[str, Any], name: str, n: int) -> list[Any]:
     return list(col)
 
 
-def score_jobs(jobs: Sequence[MathJob | Start], math_timeout: float = M.DEFAULT_TIMEOUT_S,
+def score_jobs(jobs: Sequence[MathJob | Start], math_timeout: float = math_check.DEFAULT_TIMEOUT_S,
                budget_s: float = BATCH_BUDGET_S, first_look_s: float = FIRST_LOOK_S) -> list[RowReward]:
     """Math verdicts on math-verify's sandbox and the other jobs as they start themselves: first every job's own
     first look (at most ``first_look_s``, no deadline shared), then a second look with the whole timeout for
@@ -103,7 +103,7 @@ def _look(jobs: Sequence[MathJob | Start], threads: ThreadPoolExecutor, math_tim
     pending: list[Future[Any] | Callable[[], RowReward]] = []
     for j in jobs:
         if isinstance(j, MathJob):
-            pending.append(threads.submit(M.math_verdict, j.gold, j.text, math_cap))
+            pending.append(threads.submit(math_check.math_verdict, j.gold, j.text, math_cap))
         else:
             pending.append(j(deadline, cap))
     out = []
@@ -142,5 +142,5 @@ def math_reward(prompts: Sequence[Any] | None = None, completions: Sequence[Any]
     n = len(completions)
     gold = column(columns, "gold", n)
     answer = column(columns, "answer", n) if "answer" in columns else column(columns, "solution", n)
-    jobs = [MathJob(completion_text(c), M.gold_of(gold[i], answer[i])) for i, c in enumerate(completions)]
+    jobs = [MathJob(completion_text(c), math_check.gold_of(gold[i], answer[i])) for i, c in enumerate(completions)]
     return [r.reward for r in score_jobs(jobs)]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reasoneval.rewards import math as M  # absolute: verl may load this file outside its package
+from reasoneval.rewards import math_check  # absolute: verl may load this file outside its package
 from reasoneval.rewards.plugins import for_source
 
 
@@ -24,7 +24,7 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_
     if own is not None:
         return float(own(data_source, solution_str, ground_truth, extra_info))
     gold = None if ground_truth is None else str(ground_truth)
-    return M.math_verdict(gold, str(solution_str)).reward
+    return math_check.math_verdict(gold, str(solution_str)).reward
 
 
 def verl_row(row: dict[str, Any], index: int, split: str = "train") -> dict[str, Any]:
@@ -36,6 +36,6 @@ def verl_row(row: dict[str, Any], index: int, split: str = "train") -> dict[str,
         out: dict[str, Any] = own(row, index, split)
         return out
     return {"data_source": row.get("source"), "prompt": row["prompt"], "ability": row.get("task") or row.get("source"),
-            "reward_model": {"style": "rule", "ground_truth": M.gold_of(row.get("gold"), row.get("answer"))},
+            "reward_model": {"style": "rule", "ground_truth": math_check.gold_of(row.get("gold"), row.get("answer"))},
             "extra_info": {"split": split, "index": index, "task": row.get("task"), "puzzle": row.get("puzzle"),
                            "answer": row.get("answer")}}

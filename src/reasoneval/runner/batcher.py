@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from ..core.types import Completion, GenParams, Prompt
+from ..core.values import Completion, GenParams, Prompt
 from ..models.base import BatchBackend
 
 

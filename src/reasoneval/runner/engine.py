@@ -16,7 +16,7 @@ from ..core.benchmark import Benchmark, Turn
 from ..core.hashing import CacheKeyer, canonical_json
 from ..core.response import Response
 from ..core.safetext import server_text
-from ..core.types import Completion, GenParams, Item, Prompt, Verdict
+from ..core.values import Completion, GenParams, Item, Prompt, Verdict
 from ..models.base import ModelBackend, ModelError, prompt_has_images
 from ..models.identity import identify
 from ..models.ratelimit import Lease, Slots

@@ -29,7 +29,7 @@ from ..core.benchmark import Benchmark, OutsideRow
 from ..core.errors import DataError
 from ..core.jsonl import TooDeep, iter_jsonl_tolerant, json_value, located
 from ..core.safetext import strip_controls
-from ..core.types import Completion, Item, Usage
+from ..core.values import Completion, Item, Usage
 from .harness_match import check_mapping, inspect_prompt, lmeval_prompt, protocol_of
 
 ID_FIELDS = ("idx", "id", "item_id", "question_id", "index")

@@ -21,7 +21,7 @@ from typing import Any, cast
 from ..core.benchmark import Benchmark
 from ..core.errors import DataError
 from ..core.safetext import strip_controls
-from ..core.types import Item, Message, Prompt, Role
+from ..core.values import Item, Message, Prompt, Role
 
 ANSWER_FIELDS = ("answer", "target", "gold", "label")
 QUESTION_FIELDS = ("question", "problem", "query", "input", "prompt")

@@ -1,7 +1,7 @@
 """Import completions made elsewhere as runs (``reasoneval import BENCH PATH...``).
 
 The rows come from the benchmark's ``outside_rows`` adapter and are scored by the very code ``rescore`` uses
-(:func:`~reasoneval.runner.outside.score_outside`), so an imported run's numbers are ``rescore``'s. Rows are
+(:func:`~reasoneval.runner.rescore_outside.score_outside`), so an imported run's numbers are ``rescore``'s. Rows are
 grouped into one run per (source, mode): the source is the model the outside files name (KOR-Bench's
 ``<model>_<category>_<mode>.jsonl``; a log's model). ``--name`` is the display name (the run record's, as
 ``run --name`` sets it), never part of the run id: the same files imported under another name are the same
@@ -26,7 +26,7 @@ from typing import Any
 
 from ..core.benchmark import Benchmark, OutsideRow
 from ..core.errors import DataError
-from ..core.types import GenParams
+from ..core.values import GenParams
 from ..hub.cache import sha256_file
 from ..store.imported import (
     ImportedRunRow,
@@ -38,7 +38,7 @@ from ..store.imported import (
 )
 from ..store.sqlite import RunStore
 from .engine import SCORER
-from .outside import OutsideScores, score_outside
+from .rescore_outside import OutsideScores, score_outside
 from .spec import RunSpec
 
 

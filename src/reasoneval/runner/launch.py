@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import registry
-from ..core.types import REASONING_EFFORTS, GenParams
+from ..core.values import REASONING_EFFORTS, GenParams
 from .spec import RunSpec
 
 LOCAL_KINDS = ("llamacpp", "hf", "vllm")

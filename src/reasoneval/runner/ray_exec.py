@@ -35,7 +35,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from ..core.benchmark import Benchmark
-from ..core.types import Completion, GenParams, Prompt
+from ..core.values import Completion, GenParams, Prompt
 from ..models.base import ModelBackend, ModelError
 from ..models.identity import ModelIdentity, identify
 from ..store.sqlite import RunStore

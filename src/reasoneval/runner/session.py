@@ -1,8 +1,8 @@
 """One scoring session: completion -> response view -> scorer -> judge gate -> verdict.
 
 Every path that turns a completion into a verdict goes through a :class:`ScoringSession`: ``run`` (the engine,
-local or on Ray), ``score`` (a stored run, :mod:`reasoneval.runner.rescore`), ``rescore`` and ``import``
-(outside completions, :mod:`reasoneval.runner.outside`). So the judge gate (which answers go to the judge), the
+local or on Ray), ``score`` (a stored run, :mod:`reasoneval.runner.score_stored`), ``rescore`` and ``import``
+(outside completions, :mod:`reasoneval.runner.rescore_outside`). So the judge gate (which answers go to the judge), the
 verdict of a judge's reply, of a failed judge call and of an answer that needs a judge none was given for
 (``judge-missing``) are written once, and one stored completion gets one verdict whichever path reads it.
 
@@ -16,9 +16,9 @@ from collections.abc import Awaitable, Callable
 
 from ..core.benchmark import BatchScorer, Benchmark
 from ..core.response import Response
-from ..core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
+from ..core.values import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from ..core.verdicts import Method
-from .scoring import response_of, score_completion, score_later, score_now
+from .verdict_of import response_of, score_completion, score_later, score_now
 
 #: the generation settings of every judge call
 JUDGE_PARAMS = GenParams(max_tokens=1024, temperature=0.0)

@@ -8,7 +8,7 @@ from typing import Any
 from .. import __version__
 from ..core.hashing import hash_obj
 from ..core.options import BenchOptions
-from ..core.types import GenParams
+from ..core.values import GenParams
 from ..models.identity import ModelIdentity, identify
 from .sample import SAMPLER_VERSION
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.benchmark import Table
-from ..core.types import Prompt
+from ..core.values import Prompt
 
 MAX_STUDENT_CHARS = 6000
 

@@ -20,7 +20,7 @@ import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 from typing import Any
 
-from ..core.types import Outcome, Verdict
+from ..core.values import Outcome, Verdict
 from ..core.verdicts import Method
 from .extract import boxed, clip
 from .mathverify import DEFAULT_TIMEOUT_S, equivalent

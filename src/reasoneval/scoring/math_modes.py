@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.response import Response
-from ..core.types import Outcome, Verdict
+from ..core.values import Outcome, Verdict
 from ..core.verdicts import Method
 from .math_answer import final_answer, math_verdict, quick_verdict
 from .mathverify_official import official

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..core.response import sql_cut_off, sql_has_inline_reasoning
-from ..core.types import Verdict
+from ..core.values import Verdict
 from .errors import DECODE_ERRORS, STORE_ERRORS, corrupted, describe
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.safetext import storable_json
-from ..core.types import Completion, Item, Prompt, Verdict
+from ..core.values import Completion, Item, Prompt, Verdict
 from .errors import STORE_ERRORS, describe
 from .sqlite import INSERT_COMPLETION, INSERT_VERDICT, RunStore, _detail_json, _text
 from .statements import INSERT_PROMPT, PROMPT_HASH, PROMPT_JSON, shared_prompt

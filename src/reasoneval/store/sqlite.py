@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 from ..core.hashing import canonical_json
 from ..core.safetext import redact, redact_secrets, storable, storable_json
-from ..core.types import Completion, Outcome, Prompt, Usage, Verdict
+from ..core.values import Completion, Outcome, Prompt, Usage, Verdict
 from . import compact, identity
 from .compact import CompactAnswer
 from .errors import DECODE_ERRORS, STORE_ERRORS, StoreError, corrupted, describe, one_line

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..core.types import Completion, GenParams, Prompt, Usage
+from ..core.values import Completion, GenParams, Prompt, Usage
 
 
 class FakeEngine:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.benchmark import Benchmark
-from ..core.types import GenParams, Item, Outcome, Prompt, Verdict
+from ..core.values import GenParams, Item, Outcome, Prompt, Verdict
 from ..models.limits import ResponseLimits
 from ..models.openai_compat import HTTPOptions, OpenAICompatBackend
 from ..runner.engine import Runner

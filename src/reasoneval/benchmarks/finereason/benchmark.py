@@ -43,7 +43,7 @@ from ...core.errors import DataError
 from ...core.options import BenchOptions
 from ...core.registry import register
 from ...core.response import Response
-from ...core.types import GenParams, Item, Prompt, Verdict
+from ...core.values import GenParams, Item, Prompt, Verdict
 from . import outside, policies, tables, tasks, versions
 from .data import DATA_DIR
 from .engines import PUZZLES

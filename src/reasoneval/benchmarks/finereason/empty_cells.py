@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from statistics import fmean
 
 from ...core.benchmark import Table
-from ...core.types import Outcome, Verdict
+from ...core.values import Outcome, Verdict
 from .baselines import COLUMNS as BASELINE_COLUMNS
 from .baselines import label_baseline
 

@@ -1,4 +1,4 @@
-"""FineReason items: the data file of a puzzle and mode, its records as :class:`~reasoneval.core.types.Item`,
+"""FineReason items: the data file of a puzzle and mode, its records as :class:`~reasoneval.core.values.Item`,
 and what an item knows about its state (gold, depth, Sudoku empty cells).
 
 Item ids are the 0-based record index in the data file (stable). ``item.data`` is the record
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ...core.types import Item
+from ...core.values import Item
 from . import tasks
 from .data import load_questions, load_states
 from .engines import PUZZLES

@@ -18,7 +18,7 @@ from ...core.benchmark import OutsideRow
 from ...core.errors import DataError, OptionError
 from ...core.jsonl import iter_jsonl_tolerant
 from ...core.response import Response
-from ...core.types import Completion, Item, Verdict
+from ...core.values import Completion, Item, Verdict
 from .data import LABELS, QUESTION_INPUTS, STATE_INPUTS
 from .engines import PUZZLES
 from .items import make_item

@@ -8,8 +8,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from ...core import number_format
 from ...core.benchmark import Table
-from ...report import numbers
 from ...report.collect import RunView
 from ...report.paper_tables import row_labels
 from ...report.stats import item_scores
@@ -20,7 +20,7 @@ FR_NAMES = {"sudoku": "Sudoku", "graphcoloring": "Graph Coloring", "game24": "Ga
 
 
 def _acc(vals: list[float]) -> float | None:
-    return numbers.percent(sum(vals), len(vals))
+    return number_format.percent(sum(vals), len(vals))
 
 
 def finereason_table3(views: Sequence[RunView]) -> Table | None:
@@ -48,7 +48,7 @@ def finereason_table3(views: Sequence[RunView]) -> Table | None:
         for p in puzzles:
             cells += [_acc(list(d.get((p, SC), {}).values())), _acc(list(d.get((p, ST), {}).values()))]
         # an average over fewer than the four puzzles is not the paper's: missing, naming the absent ones
-        avg = {t: numbers.mean_of_all([(f"{FR_NAMES[p]} {t}", _acc(list(d.get((p, task), {}).values())))
+        avg = {t: number_format.mean_of_all([(f"{FR_NAMES[p]} {t}", _acc(list(d.get((p, task), {}).values())))
                                        for p in FR_PUZZLES]) for t, task in (("SC", SC), ("ST", ST))}
         rows.append([model, *cells, avg["SC"], avg["ST"]])
     rows.append(["Random (uniform guess)", *([50.0, None] * len(puzzles)), 50.0, None])
@@ -57,7 +57,7 @@ def finereason_table3(views: Sequence[RunView]) -> Table | None:
         g = list(golds.get(p, {}).values())
         maj += [round(100 * max(g.count("Solvable"), g.count("Unsolvable")) / len(g), 2) if g else None, None]
     mj = dict(zip(puzzles, maj[0::2], strict=True))
-    rows.append(["Majority class", *maj, numbers.mean_of_all([(f"{FR_NAMES[p]} SC", mj.get(p)) for p in FR_PUZZLES]),
+    rows.append(["Majority class", *maj, number_format.mean_of_all([(f"{FR_NAMES[p]} SC", mj.get(p)) for p in FR_PUZZLES]),
                  None])
     return Table("FineReason Table 3 layout: state checking (SC) and state transition (ST) accuracy", cols, rows,
                  ["One row per model (and the options its runs differ in) from its SC and ST runs; averages are "

@@ -16,7 +16,7 @@ The official readers are imported on first use, so loading the plugin stays ligh
 
 from __future__ import annotations
 
-from ...core.types import Item, Outcome, Verdict
+from ...core.values import Item, Outcome, Verdict
 from . import tasks
 from .items import sudoku_empty_cells
 from .modes import E2E, SC, ST, TASK_OF

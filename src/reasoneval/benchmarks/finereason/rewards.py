@@ -24,7 +24,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ...rewards import math as math_rewards
+from ...rewards import math_check as math_rewards
 from ...rewards.extract import completion_text
 from ...rewards.functions import (
     BATCH_BUDGET_S,

@@ -49,7 +49,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...core.benchmark import Table
-from ...core.types import Verdict
+from ...core.values import Verdict
 from .engines.base import INVALID_MOVE, MULTIPLE_MOVES, SOLVABLE, UNSOLVABLE
 from .score_official_base import MAX_LITERAL_CHARS, OK, SUDOKU_ROW, python_literal
 from .tasks import BACKTRACKING_FAILURE, PARSE_ERROR, SIBLING, UNSOLVABLE_CHILD

@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from ...core.benchmark import ScoredRow, Table
-from ...core.types import Outcome, Verdict
+from ...core.values import Outcome, Verdict
 from ...core.verdicts import Method
 from . import tasks
 from .baselines import COLUMNS as BASELINE_COLUMNS

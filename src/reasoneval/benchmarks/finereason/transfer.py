@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from ...core import number_format
 from ...core.benchmark import Table, TableKind
-from ...report import numbers
 
 ROLES = ("base", "math-only", "mmlu-only", "mixed")
 MAIN_ROLES = ("base", "math-only", "mixed")
@@ -270,7 +270,7 @@ def table11(ms: list[Measured]) -> list[Table]:
             gain = None
             if mixed and ref and (a := mixed.scores.get(prefix + level)) and (b := ref.scores.get(prefix + level)) \
                     and b.correct:
-                gain = numbers.percent(a.correct - b.correct, b.correct)  # 66.67, never 66.70
+                gain = number_format.percent(a.correct - b.correct, b.correct)  # 66.67, never 66.70
             rows.append([level, n, *(s.correct if s else None for s in counts), gain,
                          _paper("table11", size, level, "gain")])
         ref_name = ref.checkpoint.role if ref else "-"

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.benchmark import Table
-from ...core.types import Outcome, Verdict
+from ...core.number_format import rounded
+from ...core.values import Outcome, Verdict
 from ...core.verdicts import Method
-from ...report.numbers import rounded
 
 PATHS = (Method.RULE, Method.JUDGE, Method.UNEXTRACTABLE, Method.JUDGE_UNPARSEABLE, Method.JUDGE_MISSING)
 

@@ -26,7 +26,7 @@ from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table, hook
 from ...core.errors import DataError
 from ...core.records import configured, folder_version
 from ...core.registry import register
-from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Usage, Verdict
+from ...core.values import Completion, GenParams, Item, Outcome, Prompt, Usage, Verdict
 from ...core.verdicts import Method
 from ...scoring.judge import parse_conclusion
 from . import analysis

@@ -14,7 +14,7 @@ from ...builder.calls import Context, ask
 from ...builder.jsonreply import json_value
 from ...builder.rows import BuildError, Row, question_text, row_id
 from ...builder.steps import StepResult, step
-from ...core.types import GenParams, Prompt
+from ...core.values import GenParams, Prompt
 
 PROMPT = """You write new problems for a general-reasoning benchmark that needs only K-12 knowledge.
 

@@ -33,7 +33,7 @@ from ...core.records import (
     read_records,
     req_str,
 )
-from ...core.types import Item
+from ...core.values import Item
 from .paper_meta import canonical
 
 ANSWER_TYPES = ("number", "interval", "text", "single_choice", "multiple_choice")

@@ -11,10 +11,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from ...core import registry
+from ...core import number_format, registry
 from ...core.benchmark import Table
-from ...core.types import Outcome
-from ...report import numbers, stats
+from ...core.values import Outcome
+from ...report import stats
 from ...report.collect import RunView
 from .paper_meta import canonical
 from .paper_numbers import GENERAL365_TABLE1, TABLE1_COLUMNS, general365_model
@@ -43,7 +43,7 @@ def _scored(v: RunView) -> dict[tuple[str, int], tuple[list[str], float]]:
 
 
 def _pct(xs: list[float]) -> float | None:
-    return numbers.percent(sum(xs), len(xs))
+    return number_format.percent(sum(xs), len(xs))
 
 
 def general365_table1(views: Sequence[RunView], n_boot: int = stats.N_BOOT, seed: int = 0) -> Table | None:
@@ -71,12 +71,12 @@ def general365_table1(views: Sequence[RunView], n_boot: int = stats.N_BOOT, seed
         allv = [ok for _, ok in scored]
         e = stats.bootstrap_ci(allv, n_boot, seed) if allv else None
         ours = [_pct(per.get(c, [])) for c in CATS] + [_pct(allv)]
-        rows.append([model, "ours", *ours, len(allv), numbers.interval(e.low, e.high) if e else ""])
+        rows.append([model, "ours", *ours, len(allv), number_format.interval(e.low, e.high) if e else ""])
         name = general365_model(model_of[model])
         if name is not None:
             pub = [GENERAL365_TABLE1[name][c] for c in TABLE1_COLUMNS]
             rows.append([model, f"paper: {name}", *pub, None, ""])
-            rows.append([model, "Δ ours − paper", *(None if o is None else numbers.rounded(o - p)
+            rows.append([model, "Δ ours − paper", *(None if o is None else number_format.rounded(o - p)
                                                     for o, p in zip(ours, pub, strict=True)), None, ""])
     notes = ["Accuracy (%) over answered items (failed calls excluded); multi-label: an item counts in each of "
              "its categories. Overall 95% CI: percentile bootstrap over items "

@@ -9,7 +9,7 @@ authors appended it during post-processing); it is then sent unchanged, never do
 
 from __future__ import annotations
 
-from ...core.types import Prompt
+from ...core.values import Prompt
 from ...scoring import judge
 from .data import CHOICE_TYPES, NUMERIC_TYPES
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...core.benchmark import OutsideRow, ScoredRow, Table, TableKind
 from ...core.records import Record
 from ...core.response import Response
-from ...core.types import Item, Outcome, Prompt, Verdict
+from ...core.values import Item, Outcome, Prompt, Verdict
 from ...core.verdicts import Method
 from ...hub.split_items import SplitBenchmark
 from ...scoring.math_answer import math_verdict

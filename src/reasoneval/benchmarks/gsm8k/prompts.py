@@ -7,7 +7,7 @@ has no GSM8K task, so the same wording is used here (it keeps GSM8K's answers in
 
 from __future__ import annotations
 
-from ...core.types import Prompt
+from ...core.values import Prompt
 from ...scoring.math_answer import boxed_cot_text
 
 MODES = ("zero-shot-cot",)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.benchmark import ScoredRow, Table, TableKind
-from ...core.types import Outcome
+from ...core.values import Outcome
 from ...core.verdicts import Method
 
 COLUMNS = ["n", "correct", "accuracy", "unextractable", "truncated", "errors"]

@@ -7,7 +7,7 @@ from typing import Any
 from ...core.benchmark import OutsideRow, ScoredRow, Table
 from ...core.records import DataError, Record
 from ...core.response import Response
-from ...core.types import Item, Prompt, Verdict
+from ...core.values import Item, Prompt, Verdict
 from ...hub.split_items import SplitBenchmark
 from ...scoring.math_answer import math_verdict
 from ...scoring.math_modes import corrected_now, corrected_verdict, diff_cause, gold_text, official_verdict

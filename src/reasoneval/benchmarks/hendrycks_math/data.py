@@ -18,7 +18,7 @@ from ...core.records import (
     opt_str,
     req_str,
 )
-from ...core.types import Item
+from ...core.values import Item
 from ...hub.split_items import split_files, unique_items
 from ...scoring.extract import boxed
 

@@ -3,7 +3,7 @@ verbatim; the answer is the last ``\boxed{}``, compared with the gold by math-ve
 
 from __future__ import annotations
 
-from ...core.types import Prompt
+from ...core.values import Prompt
 from ...scoring.math_answer import boxed_cot_text
 
 MODES = ("zero-shot-cot",)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...core.types import Item, Prompt
+from ...core.values import Item, Prompt
 from ...models.base import ModelError
 
 SPANS = ("rule", "question", "answer")  # every other token is "template"

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from ...cli.common import DEFAULT_STORE, StoreOpt
-from ...core.types import Prompt
+from ...core.values import Prompt
 
 
 def _stored(store: Path, run_ref: str, subset: str, idx: str) -> tuple[str, Prompt, str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ... import __version__
-from ...report.html import _asset, _sha256, esc
+from ...report.html_page import _asset, _sha256, esc
 from ...report.plots import _figure, _png, matplotlib_missing
 from .attention import AttentionView
 

@@ -35,7 +35,7 @@ from reasoneval.core.errors import DataError
 from reasoneval.core.hashing import sha256_text
 from reasoneval.core.registry import register
 from reasoneval.core.response import Response, cut_off
-from reasoneval.core.types import Item, Outcome, Prompt, Verdict
+from reasoneval.core.values import Item, Outcome, Prompt, Verdict
 from reasoneval.scoring.latexcmp import LatexCanonicalizer
 
 from . import breakdown, prompts, report
@@ -312,7 +312,7 @@ class KorBench(Benchmark):
     def diff_reason(self, row: OutsideRow, final_text: str) -> str:
         """The fix(es) of corrected scoring that flip this answer's verdict (reading the raw output or its
         final text, and truncation, are fixes like the others)."""
-        from reasoneval.runner.scoring import response_of
+        from reasoneval.runner.verdict_of import response_of
 
         r = response_of(row.completion)
 

@@ -5,7 +5,7 @@ Files are named ``<model>_<category>_<mode>.jsonl`` (:mod:`.rawfiles`); each rec
 ``answer`` / ``real_life_answer`` (what the reference evaluator used; a few changed in the later data release),
 or the packaged data with ``gold="data"``; mixed-set records are resolved against the packaged data.
 Self-correction records carry every round: the earlier ones as ``earlier``, the last as the completion.
-Scoring, summarising and rendering are the runner's (:mod:`reasoneval.runner.outside`).
+Scoring, summarising and rendering are the runner's (:mod:`reasoneval.runner.rescore_outside`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 from reasoneval.core.benchmark import OutsideRow
 from reasoneval.core.errors import DataError
-from reasoneval.core.types import Completion, Item, Prompt
+from reasoneval.core.values import Completion, Item, Prompt
 
 from . import selfcorrect
 from .data import KorData

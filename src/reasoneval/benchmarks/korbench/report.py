@@ -8,7 +8,7 @@
 
 An Overall exists only when every category (set) it stands for was scored: over fewer it is another number
 than the paper's (a base model without Counterfactual got 22.50 where the paper has 35.20). Otherwise the cell
-is :class:`~reasoneval.report.numbers.Missing` with the categories that are not there.
+is :class:`~reasoneval.core.number_format.Missing` with the categories that are not there.
 * Sub-questions: error rate per sub-step type.
 
 Numbers are typed cells (:class:`~reasoneval.core.table.Cell`: the value, the real-life or pass rate as its
@@ -25,8 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from reasoneval.core.number_format import Missing, missing_categories, rounded
 from reasoneval.core.table import Cell, Column, Table, TableKind
-from reasoneval.report.numbers import Missing, missing_categories, rounded
 
 from .data import CATEGORIES, MIXED_SETS
 from .selfcorrect import MAX_CALLS, RoundStats

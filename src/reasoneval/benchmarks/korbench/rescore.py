@@ -12,7 +12,7 @@ from typing import Any
 
 from reasoneval.core.benchmark import OutsideRow, Table
 from reasoneval.core.errors import DataError
-from reasoneval.core.types import Verdict
+from reasoneval.core.values import Verdict
 from reasoneval.scoring.latexcmp import LatexCanonicalizer
 
 from .benchmark import KorBench
@@ -77,7 +77,7 @@ class Rescorer:
         self.gold = gold
 
     def run(self, paths: Sequence[str]) -> RescoreResult:
-        from reasoneval.runner.outside import score_outside
+        from reasoneval.runner.rescore_outside import score_outside
 
         files: list[RawFile] = []
 
@@ -101,7 +101,7 @@ def jsonl_rows(items: Iterable[Scored]) -> Iterable[dict[str, Any]]:
 
 
 def tables(result: RescoreResult) -> list[Table]:
-    from reasoneval.runner.outside import OutsideScores
+    from reasoneval.runner.rescore_outside import OutsideScores
 
     got = OutsideScores([s.row for s in result.items], [s.verdicts for s in result.items])
     return result.bench.summarize_outside(got.groups())
@@ -113,7 +113,7 @@ def latex_note(result: RescoreResult) -> str | None:
 
 def diff(official: RescoreResult, corrected: RescoreResult, lc: LatexCanonicalizer) -> list[Disagreement]:
     """Every item whose official and corrected verdicts differ, with the fix(es) responsible."""
-    from reasoneval.runner.scoring import response_of
+    from reasoneval.runner.verdict_of import response_of
 
     by_key = {(s.file.path, s.idx): s for s in corrected.items}
     bench = KorBench(official.policy.name, lc=lc)

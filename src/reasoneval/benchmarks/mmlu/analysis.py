@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...core.benchmark import ScoredRow, Table, TableKind
-from ...core.types import Outcome
+from ...core.values import Outcome
 from ...core.verdicts import Method
 from .categories import CATEGORIES
 

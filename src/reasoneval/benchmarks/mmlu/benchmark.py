@@ -8,7 +8,7 @@ from typing import Any
 from ...core.benchmark import OutsideRow, ScoredRow, Table
 from ...core.records import DataError, Record
 from ...core.response import Response
-from ...core.types import Item, Prompt, Verdict
+from ...core.values import Item, Prompt, Verdict
 from ...hub.split_items import SplitBenchmark
 from . import analysis, release
 from .categories import SUBJECTS, category_of

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ...core.types import Prompt
+from ...core.values import Prompt
 from ...scoring.extract import choice_letter, clip
 
 LETTERS = "ABCD"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.response import Response
-from ...core.types import Outcome, Verdict
+from ...core.values import Outcome, Verdict
 from ...core.verdicts import Method
 from ...scoring import simple_evals
 from .prompts import extract_letter

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.benchmark import Table
-from ...core.types import Outcome, Verdict
-from ...report.numbers import rounded
+from ...core.number_format import rounded
+from ...core.values import Outcome, Verdict
 
 
 @dataclass

@@ -15,7 +15,7 @@ from reasoneval.hub.releases import ReleaseSpec
 from ...core.benchmark import Benchmark, OutsideRow, ScoredRow, Table, hook
 from ...core.records import DataError, Record, configured, data_files, data_path, folder_version, read_records
 from ...core.registry import register
-from ...core.types import Completion, GenParams, Item, Outcome, Prompt, Verdict
+from ...core.values import Completion, GenParams, Item, Outcome, Prompt, Verdict
 from ...core.verdicts import Method
 from . import analysis
 from .data import SUBSETS, load_subset, normalize_subset, record_to_item, subset_from_name

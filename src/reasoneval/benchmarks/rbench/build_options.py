@@ -19,7 +19,7 @@ from ...builder.calls import Context, ask
 from ...builder.jsonreply import json_value
 from ...builder.rows import BuildError, Row, question_text, row_id
 from ...builder.steps import StepResult, step
-from ...core.types import GenParams, Prompt
+from ...core.values import GenParams, Prompt
 
 NONE_CORRECT = {"en": "All other answers are incorrect", "zh": "其他答案都不正确"}
 LETTERS = "ABCDEF"

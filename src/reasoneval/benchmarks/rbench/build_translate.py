@@ -24,7 +24,7 @@ from ...builder.calls import Context, ask
 from ...builder.jsonreply import json_value
 from ...builder.rows import BuildError, Row, row_id
 from ...builder.steps import MINILM, Need, StepResult, step
-from ...core.types import GenParams, Prompt
+from ...core.values import GenParams, Prompt
 
 NAMES = {"en": ("English", "英文"), "zh": ("Chinese", "中文")}
 PROMPT = """Translate the JSON below from {src} to {dst}. Translate the string values only; keep the keys, \

@@ -33,7 +33,7 @@ from ...core.records import (
     read_records,
     req_str,
 )
-from ...core.types import Item
+from ...core.values import Item
 from .paper_meta import department_of
 
 SUBSETS = ("t_en", "t_zh", "m_en", "m_zh")

@@ -15,8 +15,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from ...core import number_format
 from ...core.benchmark import Table
-from ...report import numbers, stats
+from ...report import stats
 from ...report.collect import RunView
 from .paper_numbers import TABLES, rbench_model
 
@@ -25,8 +26,8 @@ Scores = dict[stats.ItemKey, float]
 
 
 def _r1(x: float | None) -> float | None:
-    """Ours, the paper's and their difference, rounded as every table rounds (:mod:`reasoneval.report.numbers`)."""
-    return None if x is None else numbers.rounded(x)
+    """Ours, the paper's and their difference, rounded as every table rounds (:mod:`reasoneval.core.number_format`)."""
+    return None if x is None else number_format.rounded(x)
 
 
 def _labels(views: Sequence[RunView]) -> dict[int, tuple[str, str]]:
@@ -78,7 +79,7 @@ def accuracy_table(views: Sequence[RunView], table: int, n_boot: int = stats.N_B
             e = stats.bootstrap_ci(vals, n_boot, seed) if vals else None
             ours = _r1(e.value) if e else None
             pub = paper[name][s] if name else None
-            row += [ours, e.n if e else 0, numbers.interval(e.low, e.high) if e else "",
+            row += [ours, e.n if e else 0, number_format.interval(e.low, e.high) if e else "",
                     pub, _r1(ours - pub) if ours is not None and pub is not None else None]
         rows.append(row)
     which = "R-Bench-T" if table == 5 else "R-Bench-M"
@@ -104,7 +105,7 @@ def cot_ablation_table(views: Sequence[RunView], n_boot: int = stats.N_BOOT, see
                 continue
             pub = TABLES[7].get(name or "") if s == "t_en" else None
             rows.append([m, NAMES.get(s, s), p.n, _r1(p.acc_a), _r1(p.acc_b), _r1(p.diff), _r1(p.low), _r1(p.high),
-                         numbers.pvalue(p.p_bootstrap), numbers.pvalue(p.p_mcnemar),
+                         number_format.pvalue(p.p_bootstrap), number_format.pvalue(p.p_mcnemar),
                          p.only_a, p.only_b, name or "" if pub else "",
                          pub["cot"] if pub else None, pub["no-cot"] if pub else None,
                          _r1(pub["cot"] - pub["no-cot"]) if pub else None])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.types import Message, Prompt
+from ...core.values import Message, Prompt
 from .data import data_url
 
 INSTRUCTION_EN = (

@@ -5,7 +5,7 @@ A benchmark supplies only an adapter, ``outside_rows(paths, options)``, that tur
 cannot use — and, optionally, ``outside_json(row, verdict)`` for its JSON-lines fields. This module owns the
 rest, exactly as a run does: one :class:`~reasoneval.runner.session.ScoringSession` per mode (the response
 view, scoring, the judge gate; the judge's calls batched, bounded concurrency),
-summarising (``summarize_outside``, by default ``summarize`` per mode), and ``--diff`` (rendering is the CLI's, ``cli/rescore.py``) (the rows
+summarising (``summarize_outside``, by default ``summarize`` per mode), and ``--diff`` (rendering is the CLI's, ``cli/rescore_output.py``) (the rows
 whose verdict differs between the two values of a ``scoring`` option, with the benchmark's ``diff_reason``).
 A benchmark whose scoring is cheaper in bulk (KOR-Bench schedules SymPy on the worker pool while the rest
 is read) supplies a ``batch_scorer``; the verdicts are the same.
@@ -25,11 +25,11 @@ from typing import Any
 from ..core.benchmark import Benchmark, OutsideRow, ScoredRow, Turn, decided
 from ..core.errors import DataError
 from ..core.response import Response
-from ..core.types import Completion, Prompt, Verdict
+from ..core.values import Completion, Prompt, Verdict
 from ..models.base import ModelBackend
 from .lifecycle import serving
-from .scoring import response_of
 from .session import JUDGE_PARAMS, Ask, ScoringSession
+from .verdict_of import response_of
 
 
 @dataclass

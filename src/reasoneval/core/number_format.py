@@ -10,7 +10,7 @@ and is rounded with :func:`rounded` where a table is built, so the same value re
   ``str``, so every renderer, JSON included, shows the reason without knowing the type.
 
 It lives in ``core`` (it imports nothing of the harness) so that typed cells (:class:`.table.Cell`) are
-written by it where they are made; ``reasoneval.report.numbers`` is the same module for the report and the
+written by it where they are made; ``reasoneval.core.number_format`` is the same module for the report and the
 benchmarks' summaries, so their tables and the report's own agree.
 """
 

@@ -8,7 +8,7 @@ from typing import IO, Any
 from ..core.benchmark import Benchmark
 from ..core.errors import OptionError
 from ..core.safetext import json_shown, shown
-from ..runner.outside import diff_lines, score_outside
+from ..runner.rescore_outside import diff_lines, score_outside
 
 
 def rescore_outside(bench: Benchmark, paths: list[str], jsonl: bool, options: dict[str, Any],

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from ..core.benchmark import BatchScorer, Benchmark
 from ..core.response import Response
-from ..core.types import Completion, Item, Outcome, Verdict
+from ..core.values import Completion, Item, Outcome, Verdict
 from ..core.verdicts import Method
 
 

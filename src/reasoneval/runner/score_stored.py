@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import registry
-from ..core.types import GenParams, Item, Outcome, Verdict
+from ..core.values import GenParams, Item, Outcome, Verdict
 from ..core.verdicts import Method
 from ..store.imported import stored_items
 from ..store.sqlite import RunStore

@@ -39,7 +39,7 @@ from typing import Any
 import aiohttp
 
 from ..core.safetext import redact, register_secret, server_text
-from ..core.types import Completion
+from ..core.values import Completion
 from . import progress
 from .base import ModelError
 from .limits import ResponseLimits, SSEReader, read_capped

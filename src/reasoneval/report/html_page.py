@@ -27,14 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..core import registry
+from ..core import number_format, registry
 from ..core.benchmark import Benchmark, Table, TableKind
 from ..core.safetext import html_safe
 from ..core.table import ACCURACY, Cell, column_id, number_of
 from ..core.tokens import show_total
-from ..core.types import Item, Prompt
+from ..core.values import Item, Prompt
 from . import item_chunks as ic
-from . import numbers
 from .collect import RunView
 from .cost import Price
 from .labels import mode_label
@@ -52,7 +51,7 @@ def fmt(x: Any) -> str:
     (:mod:`.numbers`); dicts and lists as JSON."""
     if isinstance(x, dict | list):
         return json.dumps(x, ensure_ascii=False, default=str)
-    return numbers.cell(x)
+    return number_format.cell(x)
 
 
 def _asset(name: str) -> str:
@@ -105,7 +104,7 @@ def _td_cmp(c: Cell) -> str:
     d = c.delta or 0.0
     d2 = c.delta_secondary
     cls = "zero" if abs(d) < 0.005 else ("pos" if d > 0 else "neg")
-    paper = numbers.cell(c.paper) + (f" ({numbers.cell(c.paper_secondary)})" if c.paper_secondary is not None else "")
+    paper = number_format.cell(c.paper) + (f" ({number_format.cell(c.paper_secondary)})" if c.paper_secondary is not None else "")
     delta = f"{d:+.2f}" + (f" ({d2:+.2f})" if d2 is not None else "")
     return (f'<td class="num cmpcell" data-v="{c.number}"><span class="v">{esc(fmt(c))}</span>'
             f'<span class="cmp"><span class="paper" title="published">paper {esc(paper)}</span> '
@@ -253,10 +252,10 @@ def _overview_table(views: list[RunView], idx: list[int], labels: list[str], mod
             f'<td>{esc(mode_label(run))}</td>'
             f'<td>{esc(run.get("subset") if _partial(run) else "all")}</td><td class="num" data-v="{n_items(v)}">'
             f'{esc(n_items(v))}</td>'
-            + (f'<td class="num" data-v="{acc}">{numbers.text(acc)}</td>' if acc is not None else "<td></td>")
+            + (f'<td class="num" data-v="{acc}">{number_format.text(acc)}</td>' if acc is not None else "<td></td>")
             + f'<td class="num" data-v="{s.get("errors", 0)}">{esc(s.get("errors", 0))}</td>'
             f'<td class="num" data-v="{s.get("extraction_failure_rate", 0)}">'
-            f'{numbers.text(100 * float(s.get("extraction_failure_rate", 0) or 0))}%</td>'
+            f'{number_format.text(100 * float(s.get("extraction_failure_rate", 0) or 0))}%</td>'
             f'<td class="num" data-v="{s.get("mean_output_tokens", 0)}">{esc(s.get("mean_output_tokens", 0))}</td>'
             f'<td><a href="#run-{esc(run.get("run_id"))}"><code>{esc(run.get("run_id"))}</code></a></td></tr>')
     head = "".join(f'<th data-col="{k}">{h}</th>' for k, h in enumerate(
@@ -385,10 +384,10 @@ def _run_fields(v: RunView) -> list[tuple[str, Any]]:
         ("package version", spec.get("package_version")), ("data version", spec.get("data_version")),
         ("prompt version", spec.get("prompt_version")),
         ("created", _date(run.get("created"))), ("updated", _date(run.get("updated"))),
-        ("items", n_items(v)), ("accuracy", numbers.text(acc) if acc is not None else ""),
+        ("items", n_items(v)), ("accuracy", number_format.text(acc) if acc is not None else ""),
         ("errors", s.get("errors")), ("unextractable", s.get("unextractable")),
         ("truncated", s.get("truncated")),
-        ("extraction failure rate", f"{numbers.text(100 * float(s.get('extraction_failure_rate') or 0))}%"),
+        ("extraction failure rate", f"{number_format.text(100 * float(s.get('extraction_failure_rate') or 0))}%"),
         ("prompt tokens", show_total(s.get("prompt_tokens"), s.get("prompt_tokens_unknown") or 0,
                                      s.get("calls") or 0)),
         ("completion tokens", show_total(s.get("completion_tokens"), s.get("completion_tokens_unknown") or 0,
