@@ -54,7 +54,7 @@ def test_document_structure_and_csp(report_file: Path) -> None:
     # one script runs (ours); the item data are base64 blocks the browser never executes
     assert doc.count("<script>") == 1 and doc.count("<script") == doc.count("</script")
     blocks = re.findall(r"<script ([^>]*)>([^<]*)</script>", doc)
-    assert len(blocks) == doc.count("<script") - 1 == 4  # the index + a text chunk per run
+    assert len(blocks) == doc.count("<script") - 1 == 5  # the index, the shared prompts + a text chunk per run
     assert all(a.startswith('type="application/octet-stream" id="') and re.fullmatch(r"[A-Za-z0-9+/=]+", b)
                for a, b in blocks)
     for raw in ("<img src=x", "<script>alert", "<b>x</b>", "<img src=y"):
@@ -82,10 +82,16 @@ def test_document_structure_and_csp(report_file: Path) -> None:
 def test_item_data_dedup_rules_and_gold(all_views: list[RunView], no_plots: None) -> None:
     data = blob(build_html(all_views, load_items=False))
     assert len(data["items"]) == 55
-    # the shared rule text is stored once per run's chunk, not once per prompt
+    # the shared rule text is stored once in the page (the runs share their prompts' segments), not once per
+    # prompt or per run; the toy runs' prompts refer to it, the KOR view's do not
+    strs = data["chunks"][0]["strs"]
+    rule = [k for k, s in enumerate(strs) if s.startswith("### Rule:")]
+    assert len(rule) == 1
     for ri, chunk in enumerate(data["chunks"]):
-        rule_segs = [s for s in chunk["strs"] if s.startswith("### Rule:")]
-        assert len(rule_segs) == (ri < 2), ri  # the toy runs' prompts hold the rule; the KOR view's do not
+        assert chunk["strs"] is strs
+        refs = {p for turns in chunk["turns"] for t in turns for _, text in t[0] if isinstance(text, list)
+                for p in text}
+        assert (rule[0] in refs) == (ri < 2), ri
     kor = {i[1]: i for i in data["items"] if data["runs"][i[0]]["benchmark"] == "korbench"}
     assert kor["operation/1"][4] == "1" and kor["cipher/12"][4] == "2" and kor["puzzle/25"][4] == "3"
     toy = [i for i in data["items"] if data["runs"][i[0]]["benchmark"] == "htmltoy"]

@@ -77,7 +77,8 @@ def test_big_report_with_side_files_loads_texts_on_demand(browser: Any, tmp_path
     monkeypatch.setattr(item_chunks, "EMBED_LIMIT", 0)  # every run's texts a side file, as at full scale
     out = tmp_path / "big report.html"  # a space: the side folder's URL is encoded
     side = write_html(_views(), out)
-    assert len(side) == RUNS and side[0].parent == tmp_path / "big report_items"
+    assert len(side) == RUNS + 1 and side[0].parent == tmp_path / "big report_items"  # + the shared prompts
+    assert sorted(f.name for f in side if not f.name.startswith("run-")) == ["shared.js"]
     assert out.stat().st_size < 400_000 and "marker-" not in out.read_text()
     ctx, page, requests, errors = _open(browser, out)
     try:
@@ -97,8 +98,9 @@ def test_big_report_with_side_files_loads_texts_on_demand(browser: Any, tmp_path
         page.select_option("#f-run", "7")
         page.click("#item-rows tr.item >> nth=0")
         page.wait_for_selector("#item-rows tr.detail pre.text", timeout=30_000)
-        loaded = [u for u in requests if "_items/" in u]
-        assert len(loaded) == 1 and loaded[0].endswith("big%20report_items/run-7.js")
+        loaded = [u for u in requests if "_items/" in u]  # run 7's texts and the prompts all runs share
+        assert sorted(u.rsplit("/", 1)[1] for u in loaded) == ["run-7.js", "shared.js"]
+        assert all("big%20report_items/" in u for u in loaded)
         assert "marker-07-cipher/2 [[2]]" in page.inner_text("#item-rows tr.detail")
         # the same item in every run, from the index (no other run's texts loaded): differences marked
         across = page.eval_on_selector_all("#item-rows tr.detail table.across tr:not(:first-child)",
@@ -108,7 +110,7 @@ def test_big_report_with_side_files_loads_texts_on_demand(browser: Any, tmp_path
         for r in across:
             assert ("differs" in r[0]) == (r[4] != own[4] or r[5] != own[5]) and (r[1] == "≠") == ("differs" in r[0])
         assert 0 < sum("differs" in r[0] for r in across) < RUNS
-        assert len([u for u in requests if "_items/" in u]) == 1
+        assert len([u for u in requests if "_items/" in u]) == 2
         # compare the two completions: run 12's texts are loaded, its words that run 7 lacks are marked
         page.locator("#item-rows tr.detail table.across tr", has_text="model-12").locator("button").click()
         page.wait_for_selector("#item-rows .compare mark", timeout=30_000)
@@ -117,14 +119,14 @@ def test_big_report_with_side_files_loads_texts_on_demand(browser: Any, tmp_path
         sides = page.locator("#item-rows .compare pre.text").all_inner_texts()
         assert sides[0].endswith("marker-07-cipher/2 [[2]]") and sides[1].endswith("marker-12-cipher/2 [[2]]")
         assert page.locator("#item-rows .compare pre.text").nth(0).locator("mark").count() == 0
-        assert len([u for u in requests if "_items/" in u]) == 2
+        assert len([u for u in requests if "_items/" in u]) == 3  # run 12's; the shared prompts not again
         # a full-text search loads the texts of the runs in view (all of them), then finds the one item
         page.select_option("#f-run", "")
         page.fill("#f-search", "marker-41-puzzle/18 ")
         page.press("#f-search", "Enter")
         rows = _rows(page)
         assert [(r[0], r[1]) for r in rows] == [("model-41", "puzzle/18")]
-        assert len({u for u in requests if "_items/" in u}) == RUNS
+        assert len({u for u in requests if "_items/run-" in u}) == RUNS
         assert errors == []
     finally:
         ctx.close()

@@ -425,15 +425,19 @@ def render_runs(views: list[RunView], labels: list[str]) -> str:
 _NO_PROMPT = Prompt()
 
 class _Strings:
-    """Deduplicated text segments: prompts share rule text and templates, multi-turn prompts repeat history."""
+    """The report's prompts, deduplicated across its runs (the runs of one protocol send the same prompts, and
+    prompts share rule text and templates): each distinct prompt once (``prompts``), its texts split into
+    blank-line parts with each distinct long part once (``items``); a turn refers to its prompt by number."""
 
     MIN = 32
 
-    def __init__(self, parts: dict[str, list[str]] | None = None) -> None:
+    def __init__(self) -> None:
         self.items: list[str] = []
         self.index: dict[str, int] = {}
-        #: a text's parts, shared by the runs of one report (runs of one protocol send the same prompts)
-        self.parts = {} if parts is None else parts
+        self.prompts: list[list[Any]] = []
+        self._prompt_ids: dict[Any, int] = {}
+        #: a text's parts (segment ids or strings), made once per distinct text
+        self._texts: dict[str, list[int | str]] = {}
 
     def seg(self, s: str) -> int | str:
         if len(s) < self.MIN:
@@ -450,21 +454,23 @@ class _Strings:
             return None
         if len(s) < 48:
             return s
-        parts = self.parts.get(s)
-        if parts is None:
-            parts = self.parts[s] = s.split("\n\n")
-        out: list[int | str] = []  # seg() of each part, inline (a report of 60 runs makes millions)
-        index, items, least = self.index, self.items, self.MIN
-        for p in parts:
-            if len(p) < least:
-                out.append(p)
-                continue
-            i = index.get(p)
-            if i is None:
-                i = index[p] = len(items)
-                items.append(p)
-            out.append(i)
+        out = self._texts.get(s)
+        if out is None:
+            out = self._texts[s] = [self.seg(p) for p in s.split("\n\n")]
         return out
+
+    def prompt(self, p: Prompt) -> int:
+        """The number of prompt ``p`` in :attr:`prompts` (added when new): [[role, text], ...]."""
+        if p.text is not None:
+            key: Any = p.text
+        else:
+            key = tuple((m.role, _content_text(m.content)) for m in p.messages)
+        i = self._prompt_ids.get(key)
+        if i is None:
+            i = self._prompt_ids[key] = len(self.prompts)
+            self.prompts.append([["text", self.text(key)]] if isinstance(key, str)
+                                else [[role, self.text(t)] for role, t in key])
+        return i
 
 
 def _content_text(content: Any) -> str:
@@ -477,12 +483,6 @@ def _content_text(content: Any) -> str:
         elif isinstance(p, dict):
             parts.append(f"[{p.get('type', 'part')} omitted]")
     return "\n".join(parts)
-
-
-def _prompt(strs: _Strings, p: Prompt) -> list[Any]:
-    if p.text is not None:
-        return [["text", strs.text(p.text)]]
-    return [[m.role, strs.text(_content_text(m.content))] for m in p.messages]
 
 
 _GOLD_KEYS = ("gold", "gold_answer", "expected", "reference")
@@ -550,10 +550,13 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
 
     index item: [run, key, subset, sample, rule, outcome, extracted, gold, turns, output tokens, position]
     (items in natural id order within a run: cipher/2 before cipher/10; position: the item's place in its
-    run's chunk). chunk: {"strs": deduplicated text segments, "turns": per position, a list of
+    run's chunk). chunk: {"turns": per position, a list of
     [prompt, completion, extracted, outcome, method, detail, finish_reason, error, prompt tok, compl tok]}.
-    prompt: [[role, text], ...]; text: a string, or a list of parts (ids into the chunk's ``strs`` or strings)
-    joined by blank lines.
+    prompt: a number into the shared data's ``prompts`` (each distinct prompt of the report once), where a
+    prompt is [[role, text], ...]; text: a string, or a list of parts (ids into the shared ``strs`` or
+    strings) joined by blank lines. The shared data ({"strs", "prompts"}, complete once every run is made)
+    are the index's ``shared`` (:func:`build_page` packs them as a chunk of their own, loaded with the first
+    run's texts).
 
     ``texts``: where the prompts and texts come from when the rows are compact (else each turn's own);
     ``pack``: each chunk is handed back as ``pack(chunk)``, made as soon as the run's chunk is complete.
@@ -561,7 +564,7 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
     runs = []
     out = []
     chunks: list[Any] = []
-    shared: dict[str, list[str]] = {}
+    strs = _Strings()  # shared by the runs: most send the same prompts
     order: dict[str, tuple[Any, ...]] = {}  # natural_key of each distinct item key (the runs share their items)
 
     def natural(key: str) -> tuple[Any, ...]:
@@ -571,7 +574,6 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
         return got
 
     for ri, v in enumerate(views):
-        strs = _Strings(shared)  # per run: a chunk decodes on its own
         per_run: list[Any] = []
         bench = str(v.run.get("benchmark", ""))
         plugin = _benchmark(bench)
@@ -598,7 +600,7 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
                 n = usage.completion_tokens if usage is not None else None  # None: unknown, not 0
                 ctoks = None if ctoks is None or n is None else ctoks + n
                 turns.append([
-                    _prompt(strs, prompt), text,  # a completion is its own: nothing to share
+                    strs.prompt(prompt), text,  # a completion is its own: nothing to share
                     vd.extracted if vd else None, vd.outcome.value if vd else None,
                     vd.method if vd else None, (vd.detail or None) if vd else None,
                     c.finish_reason, c.error, usage.prompt_tokens if usage is not None else None,
@@ -610,10 +612,11 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
             out.append([ri, r.item_key, r.subset, r.sample, _group(plugin, r.item_key, detail, item), outcome,
                         fv.extracted if fv else None, _gold(detail, item), len(turns), ctoks, len(per_run)])
             per_run.append(turns)
-        chunk = {"strs": strs.items, "turns": per_run}
+        chunk = {"turns": per_run}
         chunks.append(chunk if pack is None else pack(chunk))
         del read, chunk, per_run  # one run's texts at a time
-    return {"runs": runs, "items": out, "pageSize": PAGE_SIZE}, chunks
+    shared = {"strs": strs.items, "prompts": strs.prompts}
+    return {"runs": runs, "items": out, "pageSize": PAGE_SIZE, "shared": shared}, chunks
 
 
 # ---------------------------------------------------------------- page
@@ -643,14 +646,18 @@ def build_page(views: list[RunView], title: str = "reasoneval report", load_item
     with ic.Packer(level=1) as packer:
         index, futures = item_data(views, labels, bench_items(views) if load_items else None, texts, pack=packer)
     packed = packer.results(futures)
+    shared = ic.pack(index.pop("shared"), 1)
     plots, plot_notes = plotted()
     files: dict[str, str] = {}
     if side is not None and sum(map(len, packed)) > ic.EMBED_LIMIT:
         index["chunkSrc"] = [f"{side}/run-{i}.js" for i in range(len(packed))]
+        index["sharedSrc"] = f"{side}/shared.js"
         files = {f"{side}/run-{i}.js": ic.side_file(i, b) for i, b in enumerate(packed)}
+        files[f"{side}/shared.js"] = ic.side_file(ic.SHARED, shared)
         blocks = ""
     else:
-        blocks = "".join(ic.block(f"chunk-{i}", b) for i, b in enumerate(packed))
+        blocks = ic.block(f"chunk-{ic.SHARED}", shared) + "".join(
+            ic.block(f"chunk-{i}", b) for i, b in enumerate(packed))
     blocks = ic.block("report-index", ic.pack(index)) + blocks
     # 'strict-dynamic': the page's own script (hash) may load the side files; nothing else can run
     csp = (f"default-src 'none'; script-src {_sha256(js)} 'strict-dynamic'; style-src {_sha256(css)}; "
@@ -717,7 +724,7 @@ def write_html(views: list[RunView], path: Path, prices: dict[str, Price] | None
     folder = side_folder(Path(final) if final is not None else path)
     page, files = build_page(views, prices=prices, side=folder.name, report=report, texts=texts, aside=aside)
     written = []
-    for old in folder.glob("run-*.js"):  # chunks of an earlier report under this name
+    for old in [*folder.glob("run-*.js"), *folder.glob(f"{ic.SHARED}.js")]:  # an earlier report's chunks
         old.unlink()
     if not files and folder.is_dir() and not any(folder.iterdir()):
         folder.rmdir()

@@ -3,10 +3,13 @@
 * The **index** (one row per run, item and sample: key, category, verdict, extracted and gold answers, token
   counts) is JSON, gzip-compressed and base64-encoded in ``<script type="application/octet-stream"
   id="report-index">``; the page decodes it with ``DecompressionStream`` when it opens.
-* The **texts** (prompts, completions, verdict details) are one such chunk per run, decoded only when an item
-  of that run is opened or its texts are searched. Up to :data:`EMBED_LIMIT` bytes of chunks are embedded in
+* The **texts** (completions, verdict details, each turn's prompt as a number) are one such chunk per run,
+  decoded only when an item of that run is opened or its texts are searched; the **prompts** are one chunk
+  shared by every run (:data:`SHARED`: the runs of one protocol send the same prompts, each stored once),
+  decoded with the first run's texts. Up to :data:`EMBED_LIMIT` bytes of chunks are embedded in
   the page (``<script type="application/octet-stream" id="chunk-N">``); a larger report writes them as side
-  files ``<page>_items/run-N.js`` beside the page (each one call ``reasonevalChunk(N, "<base64>")``), loaded
+  files ``<page>_items/run-N.js`` and ``shared.js`` beside the page (each one call
+``reasonevalChunk(N, "<base64>")``, N the run's number or ``"shared"``), loaded
   by a script element the page's own script creates (CSP ``'strict-dynamic'``: no other script can run).
 
 base64 is HTML-safe (``A-Za-z0-9+/=``) and JSON-safe, so nothing a model wrote can close a tag or escape a
@@ -23,9 +26,11 @@ from typing import Any
 
 #: bytes of (compressed, base64) text chunks embedded in the page; more go to side files
 EMBED_LIMIT = 10_000_000
+#: the name of the chunk of prompts shared by the runs (block ``chunk-shared``, side file ``shared.js``)
+SHARED = "shared"
 
 _BLOCK = re.compile(r'<script type="application/octet-stream" id="([a-z0-9-]+)">([A-Za-z0-9+/=]*)</script>')
-_SIDE = re.compile(r'^reasonevalChunk\((\d+),"([A-Za-z0-9+/=]*)"\);\n?$')
+_SIDE = re.compile(r'^reasonevalChunk\((\d+|"shared"),"([A-Za-z0-9+/=]*)"\);\n?$')
 
 
 def pack(obj: Any, level: int = 6) -> str:
@@ -83,23 +88,35 @@ def block(block_id: str, b64: str) -> str:
     return f'<script type="application/octet-stream" id="{block_id}">{b64}</script>'
 
 
-def side_file(i: int, b64: str) -> str:
-    return f'reasonevalChunk({i},"{b64}");\n'
+def side_file(i: int | str, b64: str) -> str:
+    """A side file's text: chunk ``i`` (a run's number, or :data:`SHARED`)."""
+    return f'reasonevalChunk({json.dumps(i)},"{b64}");\n'
 
 
 def page_data(doc: str, side: dict[str, str] | None = None) -> dict[str, Any]:
     """The item data of a written page, decoded as the browser decodes it (for tests and tools): the index
-    with ``chunks`` added (embedded ones, or those in ``side``: relative name -> file text)."""
+    with ``chunks`` added (embedded ones, or those in ``side``: relative name -> file text), each turn's prompt
+    resolved from the shared chunk (a list [[role, text], ...]) and each chunk's ``strs`` the shared
+    segments, as the page's script sees them."""
     blocks = dict(_BLOCK.findall(doc))
     data: dict[str, Any] = unpack(blocks["report-index"])
+
+    def chunk(i: int | str, src: str | None) -> Any:
+        if src is None:
+            return unpack(blocks[f"chunk-{i}"])
+        m = _SIDE.match((side or {})[src])
+        if m is None or json.loads(m.group(1)) != i:
+            raise ValueError(f"side file {src} is not chunk {i}")
+        return unpack(m.group(2))
+
+    shared = chunk(SHARED, data.get("sharedSrc"))
     chunks: list[Any] = []
     for i, src in enumerate(data.get("chunkSrc") or [None] * len(data["runs"])):
-        if src is None:
-            chunks.append(unpack(blocks[f"chunk-{i}"]))
-            continue
-        m = _SIDE.match((side or {})[src])
-        if m is None or int(m.group(1)) != i:
-            raise ValueError(f"side file {src} is not chunk {i}")
-        chunks.append(unpack(m.group(2)))
+        c = chunk(i, src)
+        for turns in c["turns"]:
+            for t in turns:
+                t[0] = shared["prompts"][t[0]]
+        c["strs"] = shared["strs"]
+        chunks.append(c)
     data["chunks"] = chunks
     return data

@@ -53,29 +53,46 @@
   }
   var D, RUNS, ITEMS, PAGE;
   // item: [run, key, subset, sample, rule, outcome, extracted, gold, nTurns, outTokens, position in run chunk]
-  // chunk: {strs, turns}; turns[position]: [[prompt, completion, extracted, outcome, method, detail, finish,
-  // error, promptTok, complTok], ...]
+  // chunk: {turns}; turns[position]: [[prompt, completion, extracted, outcome, method, detail, finish,
+  // error, promptTok, complTok], ...]; prompt: a number into the shared chunk's prompts ([[role, text], ...]);
+  // text: a string or parts (numbers into the shared chunk's strs) joined by blank lines. Once loaded, each
+  // chunk carries the shared strs and prompts (c.strs, c.prompts) and the shared chunk itself (c.sh)
   var VERDICTS = ["correct", "incorrect", "unanswerable", "error", "unscored"];
   var CHUNKS = [], LOADED = [], sideWaiting = {};
   window.reasonevalChunk = function (i, b64) { var cb = sideWaiting[i]; delete sideWaiting[i]; if (cb) cb(b64); };
+  var SHARED = null;
+  function fetchChunk(key, src) {
+    return new Promise(function (resolve, reject) {
+      if (!src) { var el = $("chunk-" + key); resolve(el ? el.textContent : null); return; }
+      sideWaiting[key] = resolve;
+      var s = document.createElement("script");
+      s.src = src.split("/").map(encodeURIComponent).join("/");
+      s.onerror = function () {
+        reject(new Error("cannot load " + src + ": keep the folder " + src.split("/")[0] + " beside this page"));
+      };
+      document.head.appendChild(s);
+    }).then(function (b64) { return b64 === null ? null : unpack(b64); });
+  }
+  function shared() {
+    if (!SHARED) {
+      SHARED = fetchChunk("shared", D.sharedSrc || null).then(function (sh) { return sh || { strs: [], prompts: [] }; });
+      SHARED.catch(function () { SHARED = null; });
+    }
+    return SHARED;
+  }
   function chunk(ri) {
     if (!CHUNKS[ri]) {
-      CHUNKS[ri] = new Promise(function (resolve, reject) {
-        var src = D.chunkSrc ? D.chunkSrc[ri] : null;
-        if (!src) { var el = $("chunk-" + ri); resolve(el ? el.textContent : null); return; }
-        sideWaiting[ri] = resolve;
-        var s = document.createElement("script");
-        s.src = src.split("/").map(encodeURIComponent).join("/");
-        s.onerror = function () {
-          CHUNKS[ri] = null;
-          reject(new Error("cannot load " + src + ": keep the folder " + src.split("/")[0] + " beside this page"));
-        };
-        document.head.appendChild(s);
-      }).then(function (b64) { return b64 === null ? { strs: [], turns: [] } : unpack(b64); })
-        .then(function (c) { LOADED[ri] = c; return c; });
+      CHUNKS[ri] = Promise.all([shared(), fetchChunk(ri, D.chunkSrc ? D.chunkSrc[ri] : null)]).then(function (r) {
+        var c = r[1] || { turns: [] };
+        c.sh = r[0]; c.strs = r[0].strs; c.prompts = r[0].prompts;
+        LOADED[ri] = c;
+        return c;
+      });
+      CHUNKS[ri].catch(function () { CHUNKS[ri] = null; });
     }
     return CHUNKS[ri];
   }
+  function promptOf(t, c) { return typeof t[0] === "number" ? c.prompts[t[0]] || [] : t[0] || []; }
   // body[data-busy] while texts are being loaded (tests and tools wait for it to go)
   var pending = 0;
   function busy(p) {
@@ -150,11 +167,12 @@
 
   // search: a chunk's unique segments are tested once per query, then its items test their segment ids
   function segHits(c, q) {
-    if (c.q === q) return c.hit;
-    if (!c.lower) c.lower = c.strs.map(function (s) { return s.toLowerCase(); });
-    var hit = new Uint8Array(c.strs.length);
-    for (var i = 0; i < c.lower.length; i++) if (c.lower[i].indexOf(q) >= 0) hit[i] = 1;
-    c.q = q; c.hit = hit;
+    var sh = c.sh;  // the segments are shared by every run: tested once per query
+    if (sh.q === q) return sh.hit;
+    if (!sh.lower) sh.lower = sh.strs.map(function (s) { return s.toLowerCase(); });
+    var hit = new Uint8Array(sh.strs.length);
+    for (var i = 0; i < sh.lower.length; i++) if (sh.lower[i].indexOf(q) >= 0) hit[i] = 1;
+    sh.q = q; sh.hit = hit;
     return hit;
   }
   function has(t, q, c) {
@@ -175,7 +193,7 @@
     for (var k = 0; k < turns.length; k++) {
       var t = turns[k];
       if (has(t[1], q, c) || has(t[2], q, c) || has(t[7], q, c)) return true;
-      var pr = t[0];
+      var pr = promptOf(t, c);
       for (var m = 0; m < pr.length; m++) if (has(pr[m][1], q, c)) return true;
     }
     return false;
@@ -250,7 +268,7 @@
         (t[4] ? " · scored by " + t[4] : "") + (t[6] ? " · finish " + t[6] : "") +
         " · tokens " + tok(t[8]) + " in / " + tok(t[9]) + " out"));
       var det = mk("details", "prompt");
-      var prompt = t[0];
+      var prompt = promptOf(t, LOADED[it[0]]);
       var lastUser = "";
       prompt.forEach(function (m) { if (m[0] === "user" || m[0] === "text") lastUser = txt(m[1], S); });
       det.appendChild(mk("summary", null, "prompt (" + prompt.length + " message" + (prompt.length === 1 ? "" : "s") +
