@@ -406,10 +406,11 @@ def render_runs(views: list[RunView], labels: list[str]) -> str:
     """One table, a column per run: the spec that makes each run reproducible, dates, tokens, failures."""
     if not views:
         return '<p class="note">No runs.</p>'
-    per_run = [dict(_run_fields(v)) for v in views]
+    fields = [_run_fields(v) for v in views]  # each run's once (its accuracy walks every row)
+    per_run = [dict(f) for f in fields]
     names: list[str] = []
-    for v in views:
-        for k, _ in _run_fields(v):
+    for f in fields:
+        for k, _ in f:
             if k not in names:
                 names.append(k)
     head = "".join(f'<th id="run-{esc(v.run.get("run_id"))}">{esc(lab)}</th>'
@@ -430,12 +431,16 @@ class _Strings:
     blank-line parts with each distinct long part once (``items``); a turn refers to its prompt by number."""
 
     MIN = 32
+    KEPT = 65536
 
     def __init__(self) -> None:
         self.items: list[str] = []
         self.index: dict[str, int] = {}
         self.prompts: list[list[Any]] = []
         self._prompt_ids: dict[Any, int] = {}
+        #: id(prompt) -> (prompt, its number): the runs' reads share their decoded prompt objects, so most
+        #: turns find theirs here without hashing its texts (the prompt is held: its id is not reused)
+        self._by_object: dict[int, tuple[Prompt, int]] = {}
         #: a text's parts (segment ids or strings), made once per distinct text
         self._texts: dict[str, list[int | str]] = {}
 
@@ -461,6 +466,9 @@ class _Strings:
 
     def prompt(self, p: Prompt) -> int:
         """The number of prompt ``p`` in :attr:`prompts` (added when new): [[role, text], ...]."""
+        seen = self._by_object.get(id(p))
+        if seen is not None and seen[0] is p:
+            return seen[1]
         if p.text is not None:
             key: Any = p.text
         else:
@@ -470,6 +478,8 @@ class _Strings:
             i = self._prompt_ids[key] = len(self.prompts)
             self.prompts.append([["text", self.text(key)]] if isinstance(key, str)
                                 else [[role, self.text(t)] for role, t in key])
+        if len(self._by_object) < self.KEPT:  # bounded: prompts stored inline are each their own object
+            self._by_object[id(p)] = (p, i)
         return i
 
 
