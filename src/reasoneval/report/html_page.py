@@ -611,14 +611,14 @@ def item_data(views: list[RunView], labels: list[str], items: list[dict[str, Ite
                 ctoks = None if ctoks is None or n is None else ctoks + n
                 turns.append([
                     strs.prompt(prompt), text,  # a completion is its own: nothing to share
-                    vd.extracted if vd else None, vd.outcome.value if vd else None,
+                    vd.extracted if vd else None, vd.outcome._value_ if vd else None,  # _value_: no enum property
                     vd.method if vd else None, (vd.detail or None) if vd else None,
                     c.finish_reason, c.error, usage.prompt_tokens if usage is not None else None,
                     usage.completion_tokens if usage is not None else None])
             fv = r.final.verdict
             detail = (fv.detail if fv else None) or {}
             item = known.get(r.item_key)
-            outcome = fv.outcome.value if fv else ("error" if r.final.completion.error else None)
+            outcome = fv.outcome._value_ if fv else ("error" if r.final.completion.error else None)
             out.append([ri, r.item_key, r.subset, r.sample, _group(plugin, r.item_key, detail, item), outcome,
                         fv.extracted if fv else None, _gold(detail, item), len(turns), ctoks, len(per_run)])
             per_run.append(turns)
