@@ -52,7 +52,7 @@ class Selection:
 
     @classmethod
     def parse(cls, text: str | None, **kw: Any) -> Selection:
-        names = tuple(p.strip() for p in (text or "auto").split(",") if p.strip())
+        names = tuple(part.strip() for part in (text or "auto").split(",") if part.strip())
         return cls(names or ("auto",), **kw)
 
 
