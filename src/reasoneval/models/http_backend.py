@@ -394,8 +394,8 @@ class HTTPBackend:
         if abandon is None:
             return hedge, None, None
         gap = self._p99_gap()
-        streaming = abandon if gap is None else min(opts.timeout_s, max(abandon, opts.gap_multiple * gap))
-        return hedge, abandon, streaming
+        return hedge, abandon, (abandon if gap is None
+                                else min(opts.timeout_s, max(abandon, opts.gap_multiple * gap)))
 
     def hedge_delay(self) -> float | None:
         """Seconds after which a copy with no byte yet gives its slots back and a second copy is sent (None:

@@ -137,8 +137,8 @@ def _merge(views: Sequence[RunView], idx: Sequence[int]) -> list[tuple[Table, li
     groups: dict[tuple[str, tuple[str, ...]], list[tuple[int, Table]]] = {}
     for i in idx:
         for table in views[i].tables:
-            title_and_columns = (str(table.title), tuple(str(col) for col in table.columns))
-            groups.setdefault(title_and_columns, []).append((i, table))
+            groups.setdefault((str(table.title), tuple(str(col) for col in table.columns)),
+                              []).append((i, table))
     out = []
     for parts in groups.values():
         first = parts[0][1]

@@ -175,8 +175,8 @@ class Runner:
     def _params(self, sample: int) -> GenParams:
         params = self.spec.params
         if self.spec.samples > 1 and params.temperature:  # each sample its own seed (from --seed when given)
-            seed = self.spec.seed if params.seed is None else params.seed
-            return dataclasses.replace(params, seed=seed + sample)
+            return dataclasses.replace(params,
+                                       seed=(self.spec.seed if params.seed is None else params.seed) + sample)
         return params
 
     def _score_sync(self, item: Item, comp: Completion) -> tuple[Verdict, Response]:
