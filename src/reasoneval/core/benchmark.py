@@ -87,7 +87,8 @@ class Benchmark(ABC):
     def configure(self, options: BenchOptions | Mapping[str, Any]) -> None:
         """Set this instance's options (a mapping is validated and merged over the current ones)."""
         if not isinstance(options, BenchOptions):
-            merged = {**self.options.to_json(), **{k: v for k, v in options.items() if v is not None}}
+            merged = {**self.options.to_json(),
+                      **{name: value for name, value in options.items() if value is not None}}
             options = self.Options.from_mapping(merged, benchmark=self.name)
         elif not isinstance(options, self.Options):
             options = self.Options.from_mapping(options.to_json(), benchmark=self.name)
@@ -158,24 +159,26 @@ class Benchmark(ABC):
 
         stats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # correct, answers, unans, err
         items: dict[str, set[str]] = defaultdict(set)  # n counts items: the samples of one count once
-        for r in rows:
-            v = r.final.verdict
-            items[r.subset].add(r.item_key)
-            s = stats[r.subset]
-            s[1] += 1
-            if v is None:
+        for row in rows:
+            verdict = row.final.verdict
+            items[row.subset].add(row.item_key)
+            counts = stats[row.subset]
+            counts[1] += 1
+            if verdict is None:
                 continue
-            s[0] += int(v.correct)
-            s[2] += int(v.outcome.value == "unanswerable")
-            s[3] += int(v.outcome.value == "error")
+            counts[0] += int(verdict.correct)
+            counts[2] += int(verdict.outcome.value == "unanswerable")
+            counts[3] += int(verdict.outcome.value == "error")
         out = []
         tot = [0, 0, 0, 0]
         for sub in sorted(stats):
-            c, n, u, e = stats[sub]
-            tot = [a + b for a, b in zip(tot, stats[sub], strict=True)]
-            out.append([sub, len(items[sub]), round(100 * c / max(n - e, 1), 2), u, e])
-        c, n, u, e = tot
-        out.append(["overall", sum(map(len, items.values())), round(100 * c / max(n - e, 1), 2), u, e])
+            correct, answers, unanswerable, errors = stats[sub]
+            tot = [total + count for total, count in zip(tot, stats[sub], strict=True)]
+            out.append([sub, len(items[sub]), round(100 * correct / max(answers - errors, 1), 2), unanswerable,
+                        errors])
+        correct, answers, unanswerable, errors = tot
+        out.append(["overall", sum(map(len, items.values())), round(100 * correct / max(answers - errors, 1), 2),
+                    unanswerable, errors])
         return [Table(f"{self.name} ({mode})", ["subset", "n", "accuracy", "unextractable", "errors"], out,
                       ["n: items (the samples of one item count once); accuracy, unextractable and errors: over "
                        "every answer."] if len(rows) > sum(map(len, items.values())) else [])]
@@ -201,7 +204,7 @@ class Benchmark(ABC):
         by_mode: dict[str, list[ScoredRow]] = {}
         for _, mode, rows in groups:
             by_mode.setdefault(mode, []).extend(rows)
-        return [t for mode, rows in by_mode.items() for t in self.summarize(rows, mode)]
+        return [table for mode, rows in by_mode.items() for table in self.summarize(rows, mode)]
 
     def diff_reason(self, row: OutsideRow, final_text: str) -> str:
         """Why this row's verdict differs between the values of the ``scoring`` option (``rescore --diff``)."""

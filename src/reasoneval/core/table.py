@@ -136,20 +136,20 @@ class Cell(str):
         """The value as a float; None when there is none (or it is NaN)."""
         if self.value is None or isinstance(self.value, bool):
             return None
-        x = float(self.value)
-        return None if math.isnan(x) else x
+        number = float(self.value)
+        return None if math.isnan(number) else number
 
     def compared(self, paper: float | None, paper_secondary: float | None = None) -> Cell:
         """This cell with the published values beside it (a secondary one only where this cell has one)."""
-        kw = {**self._kw(), "paper": paper,
-              "paper_secondary": paper_secondary if self.secondary is not None else None}
-        return Cell(self.value, self.secondary, **kw)
+        fields = {**self._kw(), "paper": paper,
+                  "paper_secondary": paper_secondary if self.secondary is not None else None}
+        return Cell(self.value, self.secondary, **fields)
 
     @property
     def delta(self) -> float | None:
         """Ours − paper (points); None without a paper value."""
-        x = self.number
-        return None if x is None or self.paper is None else x - self.paper
+        ours = self.number
+        return None if ours is None or self.paper is None else ours - self.paper
 
     @property
     def delta_secondary(self) -> float | None:
@@ -160,15 +160,15 @@ class Cell(str):
     def typed(self) -> dict[str, Any]:
         """The fields that are set, for JSON."""
         out: dict[str, Any] = {"value": self.value}
-        for k in ("secondary", "n", "ci", "unit", "paper", "paper_secondary"):
-            v = getattr(self, k)
-            if v not in (None, ""):
-                out[k] = list(v) if k == "ci" else v
+        for name in ("secondary", "n", "ci", "unit", "paper", "paper_secondary"):
+            value = getattr(self, name)
+            if value not in (None, ""):
+                out[name] = list(value) if name == "ci" else value
         return out
 
 
-def _cell(value: Number | None, secondary: Number | None, kw: dict[str, Any]) -> Cell:
-    return Cell(value, secondary, **kw)
+def _cell(value: Number | None, secondary: Number | None, fields: dict[str, Any]) -> Cell:
+    return Cell(value, secondary, **fields)
 
 
 def as_cell(x: Any) -> Cell | None:
@@ -206,9 +206,10 @@ class Table:
         out: dict[str, Any] = {"title": self.title, "columns": self.columns, "rows": self.rows, "notes": self.notes}
         if self.kind is not TableKind.GENERIC:
             out["kind"] = str(self.kind)
-        if any(isinstance(c, Column) for c in self.columns):
-            out["column_ids"] = [column_id(c) for c in self.columns]
-        typed = [[i, j, x.typed()] for i, r in enumerate(self.rows) for j, x in enumerate(r) if isinstance(x, Cell)]
+        if any(isinstance(col, Column) for col in self.columns):
+            out["column_ids"] = [column_id(col) for col in self.columns]
+        typed = [[i, j, cell.typed()] for i, row in enumerate(self.rows) for j, cell in enumerate(row)
+                 if isinstance(cell, Cell)]
         if typed:
             out["cells"] = typed
         return out
@@ -216,4 +217,5 @@ class Table:
 
 def with_rows(t: Table, rows: Sequence[list[Any]], notes: Sequence[str] | None = None) -> Table:
     """``t`` with other rows (and notes); title, columns and kind kept."""
-    return Table(t.title, list(t.columns), [list(r) for r in rows], list(t.notes if notes is None else notes), t.kind)
+    return Table(t.title, list(t.columns), [list(row) for row in rows], list(t.notes if notes is None else notes),
+                 t.kind)

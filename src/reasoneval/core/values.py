@@ -35,9 +35,9 @@ class Prompt:
         msgs: list[Message] = []
         if system:
             msgs.append(Message("system", system))
-        for u, a in history or []:
-            msgs.append(Message("user", u))
-            msgs.append(Message("assistant", a))
+        for asked, answered in history or []:
+            msgs.append(Message("user", asked))
+            msgs.append(Message("assistant", answered))
         msgs.append(Message("user", user))
         return Prompt(messages=tuple(msgs))
 
@@ -48,13 +48,13 @@ class Prompt:
     def to_json(self) -> dict[str, Any]:
         if self.text is not None:
             return {"text": self.text}
-        return {"messages": [{"role": m.role, "content": m.content} for m in self.messages]}
+        return {"messages": [{"role": msg.role, "content": msg.content} for msg in self.messages]}
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> Prompt:
         if "text" in d and d["text"] is not None:
             return Prompt(text=d["text"])
-        return Prompt(messages=tuple(Message(m["role"], m["content"]) for m in d.get("messages", [])))
+        return Prompt(messages=tuple(Message(msg["role"], msg["content"]) for msg in d.get("messages", [])))
 
     def with_system(self, system: str | None) -> Prompt:
         """This prompt with ``system`` first: a system message for chat (joined to one already there), a
@@ -73,10 +73,10 @@ class Prompt:
     def last_user_text(self) -> str:
         if self.text is not None:
             return self.text
-        for m in reversed(self.messages):
-            if m.role == "user":
-                return m.content if isinstance(m.content, str) else " ".join(
-                    p.get("text", "") for p in m.content if p.get("type") == "text")
+        for msg in reversed(self.messages):
+            if msg.role == "user":
+                return msg.content if isinstance(msg.content, str) else " ".join(
+                    part.get("text", "") for part in msg.content if part.get("type") == "text")
         return ""
 
 
@@ -112,10 +112,10 @@ class GenParams:
         """``extra_body`` as stored: sorted compact JSON of an object, None when empty."""
         if obj is None or obj == "":
             return None
-        d = json.loads(obj) if isinstance(obj, str) else obj
-        if not isinstance(d, dict):
+        extra = json.loads(obj) if isinstance(obj, str) else obj
+        if not isinstance(extra, dict):
             raise ValueError("extra body must be a JSON object, e.g. '{\"top_k\": 20}'")
-        return json.dumps(d, sort_keys=True, ensure_ascii=False, separators=(",", ":")) if d else None
+        return json.dumps(extra, sort_keys=True, ensure_ascii=False, separators=(",", ":")) if extra else None
 
     def canonical_json(self) -> str:
         """``canonical_json(self.to_json())``, computed once: the object is frozen, and every request of a run
@@ -129,22 +129,22 @@ class GenParams:
         return got
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["stop"] = list(self.stop)
-        for k in _LATER_FIELDS:
-            if d[k] is None:
-                del d[k]
-        if "extra_body" in d:
-            d["extra_body"] = self.extra
-        return d
+        out = asdict(self)
+        out["stop"] = list(self.stop)
+        for name in _LATER_FIELDS:
+            if out[name] is None:
+                del out[name]
+        if "extra_body" in out:
+            out["extra_body"] = self.extra
+        return out
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> GenParams:
-        d = dict(d)
-        d["stop"] = tuple(d.get("stop") or ())
-        if "extra_body" in d:
-            d["extra_body"] = GenParams.canonical_extra(d["extra_body"])
-        return GenParams(**d)
+        fields = dict(d)
+        fields["stop"] = tuple(fields.get("stop") or ())
+        if "extra_body" in fields:
+            fields["extra_body"] = GenParams.canonical_extra(fields["extra_body"])
+        return GenParams(**fields)
 
 
 @dataclass

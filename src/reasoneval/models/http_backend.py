@@ -154,8 +154,8 @@ def parse_retry_after(value: str | None) -> float | None:
 async def sse_events(resp: aiohttp.ClientResponse, limits: ResponseLimits | None = None) -> Any:
     """The ``data:`` payloads of a server-sent-events response as JSON objects (``[DONE]`` ends it), within
     ``limits``; :class:`~.limits.SSEReader` also tells whether ``[DONE]`` came."""
-    async for ev in SSEReader(resp, limits or ResponseLimits()):
-        yield ev
+    async for event in SSEReader(resp, limits or ResponseLimits()):
+        yield event
 
 
 #: how much of an error (4xx / 3xx) body is read: its first characters go into the item's error message
@@ -230,7 +230,7 @@ class HTTPBackend:
         if not base_urls:
             raise ModelError(f"{spec}: no base URL")
         self.spec = spec
-        self.replicas = [Replica(u.rstrip("/")) for u in base_urls]
+        self.replicas = [Replica(url.rstrip("/")) for url in base_urls]
         self.api_key = api_key
         register_secret(api_key)
         self.max_concurrency = concurrency
@@ -286,13 +286,13 @@ class HTTPBackend:
     async def _get_session(self) -> aiohttp.ClientSession:
         if self._session is None or self._session.closed:
             conn = aiohttp.TCPConnector(limit=0, ttl_dns_cache=300)
-            o = self.opts
+            opts = self.opts
             self._session = aiohttp.ClientSession(
                 headers=self._headers(), connector=conn,
                 # no read timeout unless one is asked for: a read silent for the total time can only come after
                 # the total timeout (which starts earlier), and aiohttp re-arms a read timer at every chunk
-                timeout=aiohttp.ClientTimeout(total=o.timeout_s, sock_connect=o.connect_timeout_s,
-                                              sock_read=o.read_timeout_s),
+                timeout=aiohttp.ClientTimeout(total=opts.timeout_s, sock_connect=opts.connect_timeout_s,
+                                              sock_read=opts.read_timeout_s),
                 json_serialize=json.dumps)
         return self._session
 
@@ -304,11 +304,11 @@ class HTTPBackend:
         if len(self.replicas) == 1:
             return self.replicas[0]
         now = time.monotonic()
-        healthy = [r for r in self.replicas if r.healthy(now)] or self.replicas
+        healthy = [replica for replica in self.replicas if replica.healthy(now)] or self.replicas
         if avoid is not None and len(healthy) > 1:
-            healthy = [r for r in healthy if r is not avoid] or healthy
-        least = min(r.outstanding for r in healthy)
-        return self._rng.choice([r for r in healthy if r.outstanding == least])
+            healthy = [replica for replica in healthy if replica is not avoid] or healthy
+        least = min(replica.outstanding for replica in healthy)
+        return self._rng.choice([replica for replica in healthy if replica.outstanding == least])
 
     async def _once(self, replica: Replica, path: str, body: dict[str, Any]) -> Completion:
         session = await self._get_session()
@@ -336,11 +336,11 @@ class HTTPBackend:
                                       latency_s=time.monotonic() - t0)
                 return await self._read_checked(resp, replica, t0, body)
         except TimeoutError as e:  # aiohttp's connect/read timeouts are TimeoutErrors too
-            o = self.opts
+            opts = self.opts
             kind = ("connect" if "connect" in e.__class__.__name__.lower() else "read" if isinstance(
                 e, aiohttp.ClientError) else "total")
-            limit = {"connect": o.connect_timeout_s, "read": o.read_timeout_s or o.timeout_s,
-                     "total": o.timeout_s}[kind]
+            limit = {"connect": opts.connect_timeout_s, "read": opts.read_timeout_s or opts.timeout_s,
+                     "total": opts.timeout_s}[kind]
             raise Retryable(f"{kind} timeout after {limit:g}s from {replica.url}",
                             replica_down=kind == "connect") from e
         except (aiohttp.ClientOSError, aiohttp.ServerDisconnectedError) as e:  # refused or reset: replica down
@@ -379,41 +379,44 @@ class HTTPBackend:
     def _base_windows(self) -> tuple[float | None, float | None, float | None]:
         """:meth:`hedge_delay`, :meth:`abandon_after` and :meth:`stream_silence_after` at once (the same values,
         from one look at the p99: every request's timer asks for the three)."""
-        o = self.opts
-        p99 = self._p99() if o.hedge_after_s is None or o.abandon_after_s is None else None
-        if o.hedge_after_s is not None:
-            hedge = o.hedge_after_s or None
+        opts = self.opts
+        p99 = self._p99() if opts.hedge_after_s is None or opts.abandon_after_s is None else None
+        if opts.hedge_after_s is not None:
+            hedge = opts.hedge_after_s or None
         else:
-            hedge = None if p99 is None else min(o.hedge_max_s, max(o.hedge_min_s, o.hedge_multiple * p99))
-        if o.abandon_after_s is not None:
-            abandon = o.abandon_after_s or None
+            hedge = (None if p99 is None
+                     else min(opts.hedge_max_s, max(opts.hedge_min_s, opts.hedge_multiple * p99)))
+        if opts.abandon_after_s is not None:
+            abandon = opts.abandon_after_s or None
         else:
-            abandon = None if p99 is None else min(o.timeout_s, max(2 * o.hedge_min_s, o.abandon_multiple * p99))
+            abandon = (None if p99 is None
+                       else min(opts.timeout_s, max(2 * opts.hedge_min_s, opts.abandon_multiple * p99)))
         if abandon is None:
             return hedge, None, None
         gap = self._p99_gap()
-        return hedge, abandon, abandon if gap is None else min(o.timeout_s, max(abandon, o.gap_multiple * gap))
+        return hedge, abandon, (abandon if gap is None
+                                else min(opts.timeout_s, max(abandon, opts.gap_multiple * gap)))
 
     def hedge_delay(self) -> float | None:
         """Seconds after which a copy with no byte yet gives its slots back and a second copy is sent (None:
         never)."""
-        o = self.opts
-        if o.hedge_after_s is not None:
-            return o.hedge_after_s or None
+        opts = self.opts
+        if opts.hedge_after_s is not None:
+            return opts.hedge_after_s or None
         p99 = self._p99()
         if p99 is None:
             return None  # nothing known yet: no hedge (the attempt is looked at again every second)
-        return min(o.hedge_max_s, max(o.hedge_min_s, o.hedge_multiple * p99))
+        return min(opts.hedge_max_s, max(opts.hedge_min_s, opts.hedge_multiple * p99))
 
     def abandon_after(self) -> float | None:
         """Seconds of silence (no byte, from any copy of the attempt) after which it is abandoned (None: never)."""
-        o = self.opts
-        if o.abandon_after_s is not None:
-            return o.abandon_after_s or None
+        opts = self.opts
+        if opts.abandon_after_s is not None:
+            return opts.abandon_after_s or None
         p99 = self._p99()
         if p99 is None:
             return None  # nothing known yet: the timeouts alone (the attempt is looked at again every second)
-        return min(o.timeout_s, max(2 * o.hedge_min_s, o.abandon_multiple * p99))
+        return min(opts.timeout_s, max(2 * opts.hedge_min_s, opts.abandon_multiple * p99))
 
     def stream_silence_after(self) -> float | None:
         """Seconds of silence after which an attempt whose answer has *started* is abandoned: the abandonment
@@ -432,8 +435,8 @@ class HTTPBackend:
         return min(100, max(20, 2 * self.max_concurrency))
 
     def _windows_settled(self) -> bool:
-        o = self.opts
-        return (o.hedge_after_s is not None and o.abandon_after_s is not None) or self._p99() is not None
+        opts = self.opts
+        return (opts.hedge_after_s is not None and opts.abandon_after_s is not None) or self._p99() is not None
 
     # ---- the per-run cap on extra requests
     def plan_requests(self, n: int) -> None:
@@ -470,7 +473,7 @@ class HTTPBackend:
         calls = sum(self.sent_per_call.values())
         return {"calls": calls, "sent": self.copies_sent, "per_call": round(self.copies_sent / calls, 3) if calls else None,
                 "most_per_call": max(self.sent_per_call, default=0),
-                "histogram": {str(k): v for k, v in sorted(self.sent_per_call.items())},
+                "histogram": {str(sent): n_calls for sent, n_calls in sorted(self.sent_per_call.items())},
                 "hedges": self.hedges, "abandoned": self.abandoned, "retries": self.retries,
                 "extra": self.extras, "extra_charged": self.extra_charged, "extra_cap": self.extra_cap(),
                 "extra_denied": self.extra_denied,
@@ -494,11 +497,12 @@ class HTTPBackend:
         replica.first_t = replica.first_t or t0
         replica.last_t = now
         if comp.error is None:
-            p = progress.current()
-            if p is None or p.first_byte is None:  # no byte was watched: its whole latency is its first byte
+            watched = progress.current()
+            # no byte was watched: its whole latency is its first byte
+            if watched is None or watched.first_byte is None:
                 self._sample(now - t0)
-            elif p.chunks > 1:
-                self._add_gap(p.max_gap)
+            elif watched.chunks > 1:
+                self._add_gap(watched.max_gap)
         return comp
 
     def _sample(self, ttfb: float) -> None:
@@ -507,26 +511,26 @@ class HTTPBackend:
         self._latency_count += 1
 
     def _watch(self, race: _Race, sent: float) -> progress.CopyProgress:
-        p = progress.CopyProgress(sent)
-        p.on_first_byte = lambda q: self._first_byte(race, q)
-        return p
+        watched = progress.CopyProgress(sent)
+        watched.on_first_byte = lambda copy: self._first_byte(race, copy)
+        return watched
 
-    def _first_byte(self, race: _Race, p: progress.CopyProgress) -> None:
+    def _first_byte(self, race: _Race, watched: progress.CopyProgress) -> None:
         """A copy's first body byte: its answer has started. Hedging is over for this attempt: the other copy,
         if one runs, is cancelled (whichever started first goes on alone)."""
-        assert p.first_byte is not None
-        self._sample(p.first_byte - p.sent)
+        assert watched.first_byte is not None
+        self._sample(watched.first_byte - watched.sent)
         if race.tally.ttfb is None:
-            race.tally.ttfb = p.first_byte - race.t0
+            race.tally.ttfb = watched.first_byte - race.t0
         if race.over or race.won:
             return
-        if p is race.first_p and race.copy is not None and not race.copy.done():
+        if watched is race.first_p and race.copy is not None and not race.copy.done():
             race.dropped, race.copy = race.copy, None  # the first copy answers: the hedge copy is not needed
             race.dropped.cancel()
             if race.held and race.straggling:  # the dropped copy's slots now carry the first copy
                 race.straggling = False
                 self.stragglers -= 1
-        elif p is race.copy_p and race.first_running and race.me is not None:
+        elif watched is race.copy_p and race.first_running and race.me is not None:
             race.switched = True  # the copy answers: the first copy is cancelled, the caller awaits the copy
             race.me.cancel()
             self._refund()  # (the first copy had waited longer, and was still silent)
@@ -547,15 +551,15 @@ class HTTPBackend:
         windows' factor (an answer slower than everything seen so far gets more time at each retry);
         ``tally``: the request's count of copies sent (a request hedges once at most)."""
         await self.limiter.acquire(again=again)
-        me = asyncio.current_task()
-        race = _Race(time.monotonic(), self._pick(avoid), path, body, me, current_lease(), stretch=stretch,
+        caller = asyncio.current_task()
+        race = _Race(time.monotonic(), self._pick(avoid), path, body, caller, current_lease(), stretch=stretch,
                      tally=tally or _Tally())
         race.first_p = self._watch(race, race.t0)
         race.tally.sent += 1
         self.copies_sent += 1
         token = progress.set_current(race.first_p)
         race.first_running = True  # (nothing awaits before the first copy's await: the timer cannot fire sooner)
-        if me is not None:
+        if caller is not None:
             self._arm(race, self._next_check(race, race.t0))
         try:
             try:
@@ -567,18 +571,20 @@ class HTTPBackend:
                         race.straggling = False
                         self.stragglers -= 1
             except asyncio.CancelledError:
-                if (race.won or race.abandoned or race.switched) and me is not None and me.uncancel() == 0:
+                if ((race.won or race.abandoned or race.switched) and caller is not None
+                        and caller.uncancel() == 0):
                     if race.abandoned:  # (not from outside)
                         raise self._abandonment(race) from None
                     if race.won:
                         assert race.answer is not None
                         return race.answer
-                    return await self._await_copy(race, me)
+                    return await self._await_copy(race, caller)
                 raise
             except Retryable:
                 if race.copy is None:
                     raise
-                return await self._await_copy(race, me)  # the copy may still answer (or its error is the last)
+                # the copy may still answer (or its error is the last)
+                return await self._await_copy(race, caller)
         finally:
             progress.reset(token)
             race.over = True
@@ -595,12 +601,12 @@ class HTTPBackend:
             if race.held:
                 self.limiter.release()
 
-    async def _await_copy(self, race: _Race, me: asyncio.Task[Any] | None) -> Completion:
+    async def _await_copy(self, race: _Race, caller: asyncio.Task[Any] | None) -> Completion:
         assert race.copy is not None
         try:
             return await race.copy
         except asyncio.CancelledError:
-            if race.abandoned and me is not None and not me.cancelling():
+            if race.abandoned and caller is not None and not caller.cancelling():
                 raise self._abandonment(race) from None
             raise
 
@@ -626,11 +632,11 @@ class HTTPBackend:
         if not live or race.tally.extra >= self.opts.max_extra_per_call:
             return None  # nothing to watch, or this call's extra requests are spent: only the timeouts apply
         hedge, abandon, streaming = self._windows(race)
-        started = any(p.first_byte is not None for p in live)
+        started = any(watched.first_byte is not None for watched in live)
         window = streaming if started else abandon
         waits = []
         if window is not None:
-            waits.append(window - (now - max(p.last_sign() for p in live)))
+            waits.append(window - (now - max(watched.last_sign() for watched in live)))
         if hedge is not None and race.copy is None and not started and not race.tally.hedged:
             waits.append(hedge - (now - race.t0))
         wait = min(waits) if waits else None
@@ -654,9 +660,9 @@ class HTTPBackend:
         if not live:
             return
         hedge, abandon, streaming = self._windows(race)
-        started = any(p.first_byte is not None for p in live)
+        started = any(watched.first_byte is not None for watched in live)
         window = streaming if started else abandon
-        silence = now - max(p.last_sign() for p in live)
+        silence = now - max(watched.last_sign() for watched in live)
         due = window is not None and silence >= window
         hedge_due = (hedge is not None and race.copy is None and not started and not race.tally.hedged
                      and now - race.t0 >= hedge and race.first_running)
@@ -692,11 +698,11 @@ class HTTPBackend:
                 None if streaming is None else min(cap, streaming * race.stretch))
 
     def _abandon(self, race: _Race, after: float, started: bool, now: float) -> None:
-        o = self.opts
+        opts = self.opts
         p99 = self._p99()
-        how = ("--abandon-after" if o.abandon_after_s is not None or p99 is None else
-               f"{o.abandon_multiple:g} x the p99 time to first byte {p99:.3g}s of the answers so far, at least "
-               f"{2 * o.hedge_min_s:g}s")
+        how = ("--abandon-after" if opts.abandon_after_s is not None or p99 is None else
+               f"{opts.abandon_multiple:g} x the p99 time to first byte {p99:.3g}s of the answers so far, at least "
+               f"{2 * opts.hedge_min_s:g}s")
         if started:
             how += ", or the longest pauses inside answers"
         if race.stretch > 1:
@@ -819,14 +825,15 @@ class HTTPBackend:
 
     def replica_stats(self) -> list[dict[str, Any]]:
         out = []
-        for r in self.replicas:
-            span = (r.last_t - r.first_t) if r.done else 0.0
-            out.append({"url": r.url, "done": r.done, "failures": r.failures,
-                        "throughput_rps": round(r.done / span, 2) if span > 0 else None})
+        for replica in self.replicas:
+            span = (replica.last_t - replica.first_t) if replica.done else 0.0
+            out.append({"url": replica.url, "done": replica.done, "failures": replica.failures,
+                        "throughput_rps": round(replica.done / span, 2) if span > 0 else None})
         return out
 
 
 def stream_rejected(comp: Completion) -> bool:
     """A 4xx answer that names ``stream``: the server does not stream; ask again without it."""
-    e = comp.error or ""
-    return e.startswith(("HTTP 400", "HTTP 404", "HTTP 415", "HTTP 422", "HTTP 501")) and "stream" in e.lower()
+    error = comp.error or ""
+    return (error.startswith(("HTTP 400", "HTTP 404", "HTTP 415", "HTTP 422", "HTTP 501"))
+            and "stream" in error.lower())

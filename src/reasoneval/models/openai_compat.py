@@ -46,15 +46,15 @@ def _clean(text: str | None) -> str | None:
     return None if text is None else storable(redact_secrets(text))
 
 
-def _check_chars(r: Reading, extras: Extras) -> None:
+def _check_chars(reading: Reading, extras: Extras) -> None:
     """Refusal and tool-call text count towards the character limit like the answer's."""
-    if r.chars + extras.chars > r.max_chars:
-        raise ResponseRejected("oversized", f"over {r.max_chars:,} characters of answer and reasoning "
+    if reading.chars + extras.chars > reading.max_chars:
+        raise ResponseRejected("oversized", f"over {reading.max_chars:,} characters of answer and reasoning "
                                             "(--max-response-chars)")
 
 
-def _reasoning_tokens(u: dict[str, Any]) -> int | None:
-    details = u.get("completion_tokens_details") or u.get("output_tokens_details") or {}
+def _reasoning_tokens(usage: dict[str, Any]) -> int | None:
+    details = usage.get("completion_tokens_details") or usage.get("output_tokens_details") or {}
     return token_count(details.get("reasoning_tokens")) if isinstance(details, dict) else None
 
 
@@ -74,9 +74,10 @@ class OpenAICompatBackend(HTTPBackend):
         """Ask the replicas which model they serve (:mod:`.served`), once, before the run's first request."""
         from .served import served_ids
 
-        headers = {k: v for k, v in self._headers().items() if k != "Content-Type"}
-        self.served_id = await served_ids(await self._get_session(), self.model, [r.url for r in self.replicas],
-                                          headers, min(10.0, self.opts.timeout_s))
+        headers = {name: value for name, value in self._headers().items() if name != "Content-Type"}
+        self.served_id = await served_ids(await self._get_session(), self.model,
+                                          [replica.url for replica in self.replicas], headers,
+                                          min(10.0, self.opts.timeout_s))
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json"}
@@ -87,7 +88,7 @@ class OpenAICompatBackend(HTTPBackend):
     def _body(self, prompt: Prompt, params: GenParams) -> tuple[str, dict[str, Any]]:
         body = self._params_body(params)
         if prompt.is_chat:
-            body["messages"] = [{"role": m.role, "content": m.content} for m in prompt.messages]
+            body["messages"] = [{"role": msg.role, "content": msg.content} for msg in prompt.messages]
             return "/chat/completions", body
         body["prompt"] = prompt.text
         return "/completions", body
@@ -122,7 +123,7 @@ class OpenAICompatBackend(HTTPBackend):
         if body.get("stream") and resp.content_type == "text/event-stream":
             return await self._read_stream(resp, t0, chat)
         raw = await read_body(resp, limits)  # also a server that ignored ``stream``
-        r = Reading(limits.max_chars, ended=True)
+        reading = Reading(limits.max_chars, ended=True)
         extras = Extras()
         try:
             data = json.loads(raw)
@@ -130,71 +131,73 @@ class OpenAICompatBackend(HTTPBackend):
             raise ResponseRejected("malformed", f"not JSON ({e.__class__.__name__}): {raw[:120]!r}") from e
         if not isinstance(data, dict):
             raise ResponseRejected("malformed", f"not a JSON object: {raw[:120]!r}")
-        r.set_error(data.get("error"))
+        reading.set_error(data.get("error"))
         choice = first_choice(data.get("choices"))  # index 0 only (models/choices.py)
         if choice is not None:
-            r.containers = 1
+            reading.containers = 1
             if chat:
                 msg = choice.get("message") or {}
                 if not isinstance(msg, dict):
                     raise ResponseRejected("malformed", "the message is not a JSON object")
-                r.add(msg.get("content"))
-                r.add(msg.get("reasoning_content") or msg.get("reasoning") or None, reasoning=True)
+                reading.add(msg.get("content"))
+                reading.add(msg.get("reasoning_content") or msg.get("reasoning") or None, reasoning=True)
                 extras.add_message(msg)
-                _check_chars(r, extras)
+                _check_chars(reading, extras)
             else:
-                r.add(choice.get("text"))
-            r.set_finish(choice.get("finish_reason"))
-        u = data.get("usage")
-        r.usage = u if isinstance(u, dict) else {}
-        r.accept()
-        return self._completion(r, time.monotonic() - t0, None, extras)
+                reading.add(choice.get("text"))
+            reading.set_finish(choice.get("finish_reason"))
+        usage = data.get("usage")
+        reading.usage = usage if isinstance(usage, dict) else {}
+        reading.accept()
+        return self._completion(reading, time.monotonic() - t0, None, extras)
 
     async def _read_stream(self, resp: aiohttp.ClientResponse, t0: float, chat: bool) -> Completion:
-        r = Reading(self.opts.limits.max_chars, streamed=True)
+        reading = Reading(self.opts.limits.max_chars, streamed=True)
         extras = Extras()
         ttft: float | None = None
         started = AnswerWatch()
         events = SSEReader(resp, self.opts.limits)
-        async for ev in events:
-            r.set_error(ev.get("error"))
-            if isinstance(ev.get("usage"), dict) and ev["usage"]:
-                r.usage = ev["usage"]
-            choices = ev.get("choices")
+        async for event in events:
+            reading.set_error(event.get("error"))
+            if isinstance(event.get("usage"), dict) and event["usage"]:
+                reading.usage = event["usage"]
+            choices = event.get("choices")
             if not isinstance(choices, list):
                 continue
             for pos, choice in enumerate(choices):
                 if choice_index(choice, pos) != 0:
                     continue  # another choice's delta (n > 1): one answer per request, choice 0
-                r.containers += 1
+                reading.containers += 1
                 if chat:
                     delta = choice.get("delta") or {}
                     if not isinstance(delta, dict):
                         raise ResponseRejected("malformed", "a delta is not a JSON object")
-                    piece = r.add(delta.get("content"))
-                    r.add(delta.get("reasoning_content") or delta.get("reasoning") or None, reasoning=True)
+                    piece = reading.add(delta.get("content"))
+                    reading.add(delta.get("reasoning_content") or delta.get("reasoning") or None, reasoning=True)
                     extras.add_delta(delta)
-                    _check_chars(r, extras)
+                    _check_chars(reading, extras)
                 else:
-                    piece = r.add(choice.get("text"))
+                    piece = reading.add(choice.get("text"))
                 if ttft is None and started.feed(piece):
                     ttft = time.monotonic() - t0
-                r.set_finish(choice.get("finish_reason"))
-        r.ended = events.done
-        r.accept()
-        return self._completion(r, time.monotonic() - t0, ttft, extras)
+                reading.set_finish(choice.get("finish_reason"))
+        reading.ended = events.done
+        reading.accept()
+        return self._completion(reading, time.monotonic() - t0, ttft, extras)
 
     @staticmethod
-    def _completion(r: Reading, latency: float, ttft: float | None, extras: Extras | None = None) -> Completion:
+    def _completion(reading: Reading, latency: float, ttft: float | None,
+                    extras: Extras | None = None) -> Completion:
         """An accepted reading as a Completion; malformed usage numbers are unknown (None), not 0. A refusal or
         tool calls are stored as what they are, a filtered answer as an error (:mod:`.choices`)."""
-        u = r.usage
+        usage = reading.usage
         extras = extras or Extras()
-        answer = r.answer
-        finish = extras.finish(answer, r.finish)
+        answer = reading.answer
+        finish = extras.finish(answer, reading.finish)
         comp = Completion(text=_clean(extras.text(answer)) or "", finish_reason=storable(finish) if finish else None,
-                          usage=usage_of(u, "prompt_tokens", "completion_tokens"), latency_s=latency,
-                          reasoning=_clean(r.thought), reasoning_tokens=_reasoning_tokens(u), ttft_s=ttft)
+                          usage=usage_of(usage, "prompt_tokens", "completion_tokens"), latency_s=latency,
+                          reasoning=_clean(reading.thought), reasoning_tokens=_reasoning_tokens(usage),
+                          ttft_s=ttft)
         if finish == "content_filter":
             comp.error = FILTERED
         return comp
@@ -212,9 +215,10 @@ class OpenAICompatBackend(HTTPBackend):
             return RequestBody(body, json.dumps(body).encode())
         if known is None:
             known = self._remember(prompt, msgs)
-        mj = known[1]
-        head = json.dumps({k: v for k, v in body.items() if k != "messages"})  # never empty: it has ``model``
-        return RequestBody(body, (head[:-1] + ', "messages": ' + mj + "}").encode())
+        messages_json = known[1]
+        # never empty: it has ``model``
+        head = json.dumps({key: value for key, value in body.items() if key != "messages"})
+        return RequestBody(body, (head[:-1] + ', "messages": ' + messages_json + "}").encode())
 
     def _heads(self, params: GenParams) -> _Heads:
         """The body's parts that depend on ``params`` only, made once for the run's parameters object (every
@@ -233,13 +237,14 @@ class OpenAICompatBackend(HTTPBackend):
         try:
             known = self._messages_json.get(prompt)
         except TypeError:  # content parts (images) are not hashable
-            return self._encoded(prompt, {**head, "messages": [{"role": m.role, "content": m.content}
-                                                               for m in prompt.messages]})
+            return self._encoded(prompt, {**head, "messages": [{"role": msg.role, "content": msg.content}
+                                                               for msg in prompt.messages]})
         if known is None:
-            msgs = [{"role": m.role, "content": m.content} for m in prompt.messages]
+            msgs = [{"role": msg.role, "content": msg.content} for msg in prompt.messages]
             known = self._remember(prompt, msgs)
-        msgs, mj = known
-        return RequestBody({**head, "messages": msgs}, (head_json[:-1] + ', "messages": ' + mj + "}").encode())
+        msgs, messages_json = known
+        return RequestBody({**head, "messages": msgs},
+                           (head_json[:-1] + ', "messages": ' + messages_json + "}").encode())
 
     def _remember(self, prompt: Prompt, msgs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str]:
         if len(self._messages_json) >= MESSAGES_KEPT:
@@ -287,12 +292,12 @@ def from_spec(spec: str, concurrency: int, options: HTTPOptions | None = None) -
             raise ModelError(f"{spec}: set OPENAI_API_KEY in the environment")
         base = os.environ.get("OPENAI_BASE_URL", "https://api.openai.com/v1")
         return OpenAICompatBackend(spec, rest, [base], key, concurrency, options)
-    name, at, urls = rest.partition("@")
-    if not at or not name or not urls:
+    name, sep, urls = rest.partition("@")
+    if not sep or not name or not urls:
         raise ModelError(f"{spec!r}: expected openai-compat/<model-name>@http://host:port/v1[,URL2,...]")
-    url_list = [u.strip() for u in urls.split(",") if u.strip()]
-    for u in url_list:
-        if not u.startswith(("http://", "https://")):
-            raise ModelError(f"{spec!r}: {u!r} is not an http(s) URL")
+    url_list = [url.strip() for url in urls.split(",") if url.strip()]
+    for url in url_list:
+        if not url.startswith(("http://", "https://")):
+            raise ModelError(f"{spec!r}: {url!r} is not an http(s) URL")
     key = os.environ.get("REASONEVAL_API_KEY") or os.environ.get("OPENAI_API_KEY")
     return OpenAICompatBackend(spec, name, url_list, key, concurrency, options)

@@ -52,7 +52,7 @@ class Selection:
 
     @classmethod
     def parse(cls, text: str | None, **kw: Any) -> Selection:
-        names = tuple(p.strip() for p in (text or "auto").split(",") if p.strip())
+        names = tuple(part.strip() for part in (text or "auto").split(",") if part.strip())
         return cls(names or ("auto",), **kw)
 
 
@@ -72,7 +72,7 @@ class ReportTable:
     @property
     def compared(self) -> bool:
         """Whether any cell carries a published value."""
-        return any(isinstance(x, Cell) and x.paper is not None for r in self.table.rows for x in r)
+        return any(isinstance(cell, Cell) and cell.paper is not None for row in self.table.rows for cell in row)
 
     @property
     def ranked(self) -> bool:
@@ -100,18 +100,18 @@ class Report:
 
     @property
     def labels(self) -> list[str]:
-        return [r.label for r in self.runs]
+        return [run.label for run in self.runs]
 
 
 def slug(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", str(title).lower()).strip("-")[:60] or "table"
 
 
-def _identity(v: RunView) -> dict[str, str]:
+def _identity(run_view: RunView) -> dict[str, str]:
     """What defines a run, flattened to short strings (generation parameters one key each)."""
-    sub = str(v.run.get("subset") or "")
-    return {"mode": str(v.run.get("mode", "")), "subset": "all" if sub in ("", "*") else sub,
-            **spec_keys(v.run.get("spec") or {})}
+    sub = str(run_view.run.get("subset") or "")
+    return {"mode": str(run_view.run.get("mode", "")), "subset": "all" if sub in ("", "*") else sub,
+            **spec_keys(run_view.run.get("spec") or {})}
 
 
 #: identity keys that tell runs apart but are not worth a caption when every row shares them
@@ -121,12 +121,13 @@ _UNSHOWN = frozenset({"samples", "seed", "limit", "limit_sample", "judge", "data
 def accuracy_of(v: RunView) -> tuple[float | None, int]:
     """Final-turn accuracy (percent, exact) over the scored answers (failed calls excluded), and their number."""
     ok = n = 0
-    for r in v.rows:
-        t = r.final
-        if t.completion.error is not None or (t.verdict is not None and t.verdict.outcome.value == "error"):
+    for row in v.rows:
+        final = row.final
+        if (final.completion.error is not None
+                or (final.verdict is not None and final.verdict.outcome.value == "error")):
             continue
         n += 1
-        ok += bool(t.verdict is not None and t.verdict.correct)
+        ok += bool(final.verdict is not None and final.verdict.correct)
     return (100.0 * ok / n if n else None), n
 
 
@@ -135,72 +136,77 @@ def _merge(views: Sequence[RunView], idx: Sequence[int]) -> list[tuple[Table, li
     the identity values every row shares and the number of label columns."""
     groups: dict[tuple[str, tuple[str, ...]], list[tuple[int, Table]]] = {}
     for i in idx:
-        for t in views[i].tables:
-            groups.setdefault((str(t.title), tuple(str(c) for c in t.columns)), []).append((i, t))
+        for table in views[i].tables:
+            groups.setdefault((str(table.title), tuple(str(col) for col in table.columns)),
+                              []).append((i, table))
     out = []
     for parts in groups.values():
         first = parts[0][1]
         ids = {i: _identity(views[i]) for i, _ in parts}
-        keys = list(dict.fromkeys(k for d in ids.values() for k in d))
-        differing = [k for k in keys if len({d.get(k, "") for d in ids.values()}) > 1]
-        constants = {k: ids[parts[0][0]][k] for k in keys if k not in differing and ids[parts[0][0]].get(k)}
-        labels = {i: (display_name(views[i].run), *(ids[i].get(k, "") for k in differing)) for i in ids}
+        keys = list(dict.fromkeys(key for identity in ids.values() for key in identity))
+        differing = [key for key in keys if len({identity.get(key, "") for identity in ids.values()}) > 1]
+        constants = {key: ids[parts[0][0]][key] for key in keys
+                     if key not in differing and ids[parts[0][0]].get(key)}
+        labels = {i: (display_name(views[i].run), *(ids[i].get(key, "") for key in differing)) for i in ids}
         if len(set(labels.values())) < len(labels):  # nothing else tells two runs apart: their run ids do
             differing.append("run")
-            labels = {i: (*lab, str(views[i].run["run_id"])) for i, lab in labels.items()}
+            labels = {i: (*label, str(views[i].run["run_id"])) for i, label in labels.items()}
         rows: list[list[Any]] = []
         runs: list[int] = []
         notes: list[str] = []
-        for i, t in parts:
-            for r in t.rows:
-                rows.append([*labels[i], *r])
+        for i, table in parts:
+            for row in table.rows:
+                rows.append([*labels[i], *row])
                 runs.append(i)
-            notes.extend(n for n in t.notes if n not in notes)
-        m = Table(first.title, ["model", *differing, *first.columns], rows, notes, first.kind)
-        shared = {k: v for k, v in constants.items() if k not in _UNSHOWN and v not in ("", "None", "null")}
-        out.append((m, runs, shared, 1 + len(differing)))
+            notes.extend(note for note in table.notes if note not in notes)
+        merged = Table(first.title, ["model", *differing, *first.columns], rows, notes, first.kind)
+        shared = {key: value for key, value in constants.items()
+                  if key not in _UNSHOWN and value not in ("", "None", "null")}
+        out.append((merged, runs, shared, 1 + len(differing)))
     return out
 
 
-def _with_paper(m: Table, runs: list[int], views: Sequence[RunView], bench: str, labels: int) -> Table:
+def _with_paper(merged: Table, runs: list[int], views: Sequence[RunView], bench: str, labels: int) -> Table:
     from ..core import registry
 
     try:
-        b = registry.get(bench)
+        plugin = registry.get(bench)
     except registry.UnknownBenchmark:
-        return m
-    t = Table(m.title, m.columns[labels:], [r[labels:] for r in m.rows], list(m.notes), m.kind)
+        return merged
+    bare = Table(merged.title, merged.columns[labels:], [row[labels:] for row in merged.rows], list(merged.notes),
+                 merged.kind)
     try:
-        got = b.with_paper(t, [views[i].run for i in runs])
+        got = plugin.with_paper(bare, [views[i].run for i in runs])
     except Exception as e:  # noqa: BLE001 - a plugin's bug is reported as that plugin's error
-        raise PluginError(bench, f"the published values of table {m.title!r}", e) from e
-    if got is t:
-        return m
-    rows = [[*r[:labels], *g] for r, g in zip(m.rows, got.rows, strict=True)]
-    return Table(m.title, [*m.columns[:labels], *got.columns], rows, list(got.notes), m.kind)
+        raise PluginError(bench, f"the published values of table {merged.title!r}", e) from e
+    if got is bare:
+        return merged
+    rows = [[*row[:labels], *values] for row, values in zip(merged.rows, got.rows, strict=True)]
+    return Table(merged.title, [*merged.columns[:labels], *got.columns], rows, list(got.notes), merged.kind)
 
 
-def _rank_key(t: Table, labels: int) -> Any:
+def _rank_key(table: Table, labels: int) -> Any:
     col = labels  # the first value column (Overall)
 
     def key(pair: tuple[list[Any], int | None]) -> tuple[int, float]:
-        r = pair[0]
-        x = r[col] if col < len(r) else None
-        if any(isinstance(c, Missing) for c in r):
+        row = pair[0]
+        value = row[col] if col < len(row) else None
+        if any(isinstance(cell, Missing) for cell in row):
             return (1, 0.0)
-        n = number_of(x)
-        return (0, -n) if n is not None else (1, 0.0)
+        number = number_of(value)
+        return (0, -number) if number is not None else (1, 0.0)
     return key
 
 
-def _rank(rt: ReportTable) -> None:
-    pairs = sorted(zip(rt.table.rows, rt.runs, strict=True), key=_rank_key(rt.table, rt.labels))
-    rt.table.rows = [p[0] for p in pairs]
-    rt.runs = [p[1] for p in pairs]
+def _rank(report_table: ReportTable) -> None:
+    pairs = sorted(zip(report_table.table.rows, report_table.runs, strict=True),
+                   key=_rank_key(report_table.table, report_table.labels))
+    report_table.table.rows = [pair[0] for pair in pairs]
+    report_table.runs = [pair[1] for pair in pairs]
 
 
-def _group(t: Table) -> str:
-    return "rules" if t.kind.like is TableKind.BREAKDOWN else "main"
+def _group(table: Table) -> str:
+    return "rules" if table.kind.like is TableKind.BREAKDOWN else "main"
 
 
 def _select(tables: list[ReportTable], sel: Selection, n_runs: int) -> tuple[list[ReportTable], list[ReportTable]]:
@@ -210,13 +216,15 @@ def _select(tables: list[ReportTable], sel: Selection, n_runs: int) -> tuple[lis
     if "all" in want:
         return tables, []
     names = want - set(GROUPS)
-    unknown = [n for n in names if not any(n == t.name or slug(n) in t.name for t in tables)]
+    unknown = [name for name in names
+               if not any(name == table.name or slug(name) in table.name for table in tables)]
     if unknown:
-        have = ", ".join(dict.fromkeys(t.name for t in tables))
+        have = ", ".join(dict.fromkeys(table.name for table in tables))
         raise SelectionError(f"no table named {', '.join(sorted(unknown))} in this report; groups: main, rules, "
                              f"all; tables: {have}")
-    keep = [t for t in tables if t.group in want or any(n == t.name or slug(n) in t.name for n in names)]
-    return keep, [t for t in tables if t not in keep]
+    keep = [table for table in tables
+            if table.group in want or any(name == table.name or slug(name) in table.name for name in names)]
+    return keep, [table for table in tables if table not in keep]
 
 
 def assemble(views: Sequence[RunView], selection: Selection | None = None) -> Report:
@@ -230,22 +238,23 @@ def assemble(views: Sequence[RunView], selection: Selection | None = None) -> Re
     views = list(views)
     labels = run_labels(views)
     infos = []
-    for v, lab in zip(views, labels, strict=True):
-        acc, n = accuracy_of(v)
-        ok, why = completeness(v)
-        infos.append(RunInfo(lab, display_name(v.run), acc, n, ok, why))
+    for run_view, label in zip(views, labels, strict=True):
+        acc, n = accuracy_of(run_view)
+        ok, why = completeness(run_view)
+        infos.append(RunInfo(label, display_name(run_view.run), acc, n, ok, why))
     by_bench: dict[str, list[int]] = {}
-    for i, v in enumerate(views):
-        by_bench.setdefault(str(v.run.get("benchmark", "")), []).append(i)
+    for i, run_view in enumerate(views):
+        by_bench.setdefault(str(run_view.run.get("benchmark", "")), []).append(i)
     tables: list[ReportTable] = []
     for bench, idx in by_bench.items():
-        for m, runs, constants, nlab in _merge(views, idx):
+        for merged, runs, constants, nlab in _merge(views, idx):
             if sel.paper:
-                m = _with_paper(m, runs, views, bench, nlab)
-            rt = ReportTable(m, slug(m.title), _group(m), bench, list[int | None](runs), nlab, constants)
-            if rt.ranked:
-                _rank(rt)
-            tables.append(rt)
+                merged = _with_paper(merged, runs, views, bench, nlab)
+            report_table = ReportTable(merged, slug(merged.title), _group(merged), bench, list[int | None](runs), nlab,
+                                       constants)
+            if report_table.ranked:
+                _rank(report_table)
+            tables.append(report_table)
     try:
         cross = extra_tables(views)
     except Exception as e:  # noqa: BLE001 - a plugin's bug is reported as that plugin's error
@@ -256,58 +265,58 @@ def assemble(views: Sequence[RunView], selection: Selection | None = None) -> Re
 
         more.append(ci_table(views))
     more += addon_tables(views, sel.prices)
-    for t in more:
-        tables.append(ReportTable(t, slug(t.title), _group(t), None, [None] * len(t.rows), 1))
+    for table in more:
+        tables.append(ReportTable(table, slug(table.title), _group(table), None, [None] * len(table.rows), 1))
     taken: dict[str, int] = {}
-    for rt in tables:  # unique names: a second "mybench-zero-shot" is "mybench-zero-shot-2"
-        n = taken.get(rt.name, 0) + 1
-        taken[rt.name] = n
+    for report_table in tables:  # unique names: a second "mybench-zero-shot" is "mybench-zero-shot-2"
+        n = taken.get(report_table.name, 0) + 1
+        taken[report_table.name] = n
         if n > 1:
-            rt.name = f"{rt.name}-{n}"
+            report_table.name = f"{report_table.name}-{n}"
     keep, left = _select(tables, sel, len(views))
     return Report(views, infos, keep, left)
 
 
 def value_columns(rt: ReportTable) -> list[int]:
     """Indices of the columns that hold numbers (a Cell, int or float in some row; text never counts)."""
-    t = rt.table
+    table = rt.table
     out = []
-    for j in range(len(t.columns)):
-        vals = [r[j] for r in t.rows if j < len(r)]
-        if any(number_of(x) is not None or isinstance(x, Cell) for x in vals) and \
-                all(number_of(x) is not None or isinstance(x, Cell | Missing) or x in (None, "", "-")
-                    for x in vals):
+    for j in range(len(table.columns)):
+        vals = [row[j] for row in table.rows if j < len(row)]
+        if any(number_of(value) is not None or isinstance(value, Cell) for value in vals) and \
+                all(number_of(value) is not None or isinstance(value, Cell | Missing) or value in (None, "", "-")
+                    for value in vals):
             out.append(j)
     return out
 
 
 def paper_column(rt: ReportTable) -> int | None:
     """The first column with a published value (Overall in a paper's leaderboard), or None."""
-    t = rt.table
-    for j in range(len(t.columns)):
-        if any(j < len(r) and isinstance(r[j], Cell) and r[j].paper is not None for r in t.rows):
+    table = rt.table
+    for j in range(len(table.columns)):
+        if any(j < len(row) and isinstance(row[j], Cell) and row[j].paper is not None for row in table.rows):
             return j
     return None
 
 
 def row_compared(row: Sequence[Any]) -> bool:
-    return any(isinstance(x, Cell) and x.paper is not None for x in row)
+    return any(isinstance(cell, Cell) and cell.paper is not None for cell in row)
 
 
 def best_rows(rt: ReportTable, j: int) -> set[int]:
     """Rows holding the highest value of column ``j`` among the complete rows (none when fewer than two rows)."""
-    t = rt.table
+    table = rt.table
     vals: list[tuple[float, int]] = []
-    for i, r in enumerate(t.rows):
-        if any(isinstance(x, Missing) for x in r) or j >= len(r):
+    for i, row in enumerate(table.rows):
+        if any(isinstance(cell, Missing) for cell in row) or j >= len(row):
             continue
-        n = number_of(r[j])
-        if n is not None:
-            vals.append((n, i))
+        number = number_of(row[j])
+        if number is not None:
+            vals.append((number, i))
     if len(vals) < 2:
         return set()
-    top = max(v for v, _ in vals)
-    return {i for v, i in vals if abs(v - top) < 1e-9}
+    top = max(value for value, _ in vals)
+    return {i for value, i in vals if abs(value - top) < 1e-9}
 
 
 __all__ = ["GROUPS", "MANY_RUNS", "Report", "ReportTable", "RunInfo", "Selection", "SelectionError", "assemble",

@@ -43,7 +43,7 @@ def resolve_run(store: RunStore, ref: str) -> dict[str, Any]:
     if not runs:
         raise RunNotFound(f"no run matching {ref!r} in {store.path}")
     if len(runs) > 1:
-        raise RunNotFound(f"{ref!r} matches {len(runs)} runs: {', '.join(r['run_id'] for r in runs)}")
+        raise RunNotFound(f"{ref!r} matches {len(runs)} runs: {', '.join(run['run_id'] for run in runs)}")
     return runs[0]
 
 
@@ -54,11 +54,12 @@ def scored_rows(store: RunStore, run_id: str, scorer: str = "default", prompts: 
     a protocol sends)."""
     turns: dict[tuple[str, int], list[Turn]] = defaultdict(list)
     subsets: dict[tuple[str, int], str] = {}
-    for c, verdict in store.answers(run_id, scorer, prompts=prompts, prompt_cache=prompt_cache):  # one pass: no table of every verdict first
-        k = (c.item_key, c.sample)
-        turns[k].append(Turn(c.prompt, c.completion, verdict))
-        subsets[k] = c.subset
-    return [ScoredRow(k[0], subsets[k], k[1], ts) for k, ts in turns.items()]
+    # one pass: no table of every verdict first
+    for stored, verdict in store.answers(run_id, scorer, prompts=prompts, prompt_cache=prompt_cache):
+        unit = (stored.item_key, stored.sample)
+        turns[unit].append(Turn(stored.prompt, stored.completion, verdict))
+        subsets[unit] = stored.subset
+    return [ScoredRow(unit[0], subsets[unit], unit[1], unit_turns) for unit, unit_turns in turns.items()]
 
 
 def slim_rows(store: RunStore, run_id: str, scorer: str = "default") -> list[ScoredRow]:
@@ -70,26 +71,27 @@ def slim_rows(store: RunStore, run_id: str, scorer: str = "default") -> list[Sco
     rows: list[SlimRow] = []
     where: dict[tuple[str, int], SlimRow] | None = None  # made at the first later turn
     counts = Counts()
-    for a in store.compact_answers(run_id, scorer):  # no Completion made: two flags of each text (store.compact)
-        if where is None and a.turn != 0:
-            where = {(r.item_key, r.sample): r for r in rows}
-        row = None if where is None else where.get((a.item_key, a.sample))
+    # no Completion made: two flags of each text (store.compact)
+    for answer in store.compact_answers(run_id, scorer):
+        if where is None and answer.turn != 0:
+            where = {(slim.item_key, slim.sample): slim for slim in rows}
+        row = None if where is None else where.get((answer.item_key, answer.sample))
         if row is not None:
-            row.then_compact(a, counts)
+            row.then_compact(answer, counts)
             continue
-        row = SlimRow.compact(a, counts)
+        row = SlimRow.compact(answer, counts)
         rows.append(row)
         if where is not None:
-            where[(a.item_key, a.sample)] = row
+            where[(answer.item_key, answer.sample)] = row
     return list[ScoredRow](rows)
 
 
-def _call(t: Turn) -> tuple[str | None, int | None, int | None]:
+def _call(turn: Turn) -> tuple[str | None, int | None, int | None]:
     """A turn's error and token counts (a compact turn's own fields: no completion made for it)."""
-    if isinstance(t, SlimTurn):
-        return t.error, t.prompt_tokens, t.completion_tokens
-    c = t.completion
-    return c.error, c.usage.prompt_tokens, c.usage.completion_tokens
+    if isinstance(turn, SlimTurn):
+        return turn.error, turn.prompt_tokens, turn.completion_tokens
+    comp = turn.completion
+    return comp.error, comp.usage.prompt_tokens, comp.usage.completion_tokens
 
 
 def run_stats(rows: list[ScoredRow], figs: reasoning.Figures | None = None) -> dict[str, Any]:
@@ -98,27 +100,27 @@ def run_stats(rows: list[ScoredRow], figs: reasoning.Figures | None = None) -> d
     # over the answered calls (a failed call has no usage); unknown usage (None: not reported, or not a valid
     # count) is left out of the sums and counted, never taken as 0
     calls = ptoks = ctoks = p_unknown = c_unknown = 0
-    for r in rows:
-        final = r.final
-        v = final.verdict
+    for row in rows:
+        final = row.final
+        verdict = final.verdict
         error = _call(final)[0]
         errors += error is not None
         truncated += error is None and final.cut_off  # whatever the verdict made of it
-        if v is not None:
-            unans += v.outcome is Outcome.UNANSWERABLE
-        for t in (r.turns if not isinstance(r, SlimRow) or r.earlier else (r,)):
-            e, p, c = _call(t)
-            if e is not None:
+        if verdict is not None:
+            unans += verdict.outcome is Outcome.UNANSWERABLE
+        for turn in (row.turns if not isinstance(row, SlimRow) or row.earlier else (row,)):
+            turn_error, prompt_tokens, completion_tokens = _call(turn)
+            if turn_error is not None:
                 continue
             calls += 1
-            if p is None:
+            if prompt_tokens is None:
                 p_unknown += 1
             else:
-                ptoks += p
-            if c is None:
+                ptoks += prompt_tokens
+            if completion_tokens is None:
                 c_unknown += 1
             else:
-                ctoks += c
+                ctoks += completion_tokens
     return {"items": n, "errors": errors, "unextractable": unans, "truncated": truncated,
             "extraction_failure_rate": round(unans / n, 4) if n else 0.0,
             "prompt_tokens": ptoks if calls > p_unknown else None,  # None: no count known (core.tokens.known_total)
@@ -159,22 +161,23 @@ def view(store: RunStore, ref: str, scorer: str = "default", prompts: bool = Tru
     return RunView(run, rows, tables + extra, stats)
 
 
-def _identity(v: RunView) -> dict[str, str]:
+def _identity(run_view: RunView) -> dict[str, str]:
     """What defines a run, flattened to short strings (generation parameters one key each)."""
-    return {"model": display_name(v.run), "mode": mode_label(v.run), "subset": str(v.run["subset"]),
-            **spec_keys(v.run.get("spec") or {})}
+    return {"model": display_name(run_view.run), "mode": mode_label(run_view.run),
+            "subset": str(run_view.run["subset"]),
+            **spec_keys(run_view.run.get("spec") or {})}
 
 
 def spec_keys(spec: dict[str, Any]) -> dict[str, str]:
     """A run record's generation parameters, options and sampling, flattened to short strings (one key each)."""
     out: dict[str, str] = {}
-    for k, val in sorted((spec.get("params") or {}).items()):
-        out[k] = json.dumps(val, ensure_ascii=False)
-    for k, val in sorted((spec.get("options") or {}).items()):
-        out[k] = val if isinstance(val, str) else json.dumps(val, ensure_ascii=False)
-    for k in ("samples", "seed", "limit", "limit_sample", "judge", "data_version"):
-        if k in spec:
-            out[k] = str(spec[k])
+    for key, val in sorted((spec.get("params") or {}).items()):
+        out[key] = json.dumps(val, ensure_ascii=False)
+    for key, val in sorted((spec.get("options") or {}).items()):
+        out[key] = val if isinstance(val, str) else json.dumps(val, ensure_ascii=False)
+    for key in ("samples", "seed", "limit", "limit_sample", "judge", "data_version"):
+        if key in spec:
+            out[key] = str(spec[key])
     return out
 
 
@@ -182,20 +185,22 @@ def merge(views: list[RunView]) -> list[Table]:
     """Tables of several runs with the same title/columns become one table with a model column, plus a
     column for everything else that differs between the runs (mode, options, parameters, data), so no two
     rows look the same; when nothing else tells two runs apart, their run ids do."""
-    ids = [_identity(v) for v in views]
-    keys = list(dict.fromkeys(k for d in ids for k in d))
-    differing = [k for k in keys if k != "model" and len({d.get(k, "") for d in ids}) > 1]
-    labels = [tuple(d.get(k, "") for k in ["model", *differing]) for d in ids]
+    ids = [_identity(run_view) for run_view in views]
+    keys = list(dict.fromkeys(name for identity in ids for name in identity))
+    differing = [name for name in keys
+                 if name != "model" and len({identity.get(name, "") for identity in ids}) > 1]
+    labels = [tuple(identity.get(name, "") for name in ["model", *differing]) for identity in ids]
     if len(set(labels)) < len(labels):
         differing.append("run")
-        labels = [(*lab, v.run["run_id"]) for lab, v in zip(labels, views, strict=True)]
+        labels = [(*lab, run_view.run["run_id"]) for lab, run_view in zip(labels, views, strict=True)]
     merged: dict[tuple[str, tuple[str, ...]], Table] = {}
-    for v, label in zip(views, labels, strict=True):
-        for t in v.tables:
-            key = (t.title, tuple(t.columns))
+    for run_view, label in zip(views, labels, strict=True):
+        for table in run_view.tables:
+            key = (table.title, tuple(table.columns))
             if key not in merged:
-                merged[key] = Table(t.title, ["model", *differing, *t.columns], [], [], t.kind)
-            m = merged[key]
-            m.rows.extend([[*label, *r] for r in t.rows])
-            m.notes.extend(n for n in t.notes if n not in m.notes)  # every run's notes (e.g. each one's scoring)
+                merged[key] = Table(table.title, ["model", *differing, *table.columns], [], [], table.kind)
+            target = merged[key]
+            target.rows.extend([[*label, *row] for row in table.rows])
+            # every run's notes (e.g. each one's scoring)
+            target.notes.extend(note for note in table.notes if note not in target.notes)
     return list(merged.values())

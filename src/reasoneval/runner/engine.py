@@ -51,12 +51,12 @@ class SeenKeys:
         return int(key[:12], 16) % self.BITS if len(key) >= 12 else hash(key) % self.BITS
 
     def add(self, key: str) -> None:
-        b = self._bit(key)
-        self._bits[b >> 3] |= 1 << (b & 7)
+        bit = self._bit(key)
+        self._bits[bit >> 3] |= 1 << (bit & 7)
 
     def __contains__(self, key: str) -> bool:
-        b = self._bit(key)
-        return bool(self._bits[b >> 3] & (1 << (b & 7)))
+        bit = self._bit(key)
+        return bool(self._bits[bit >> 3] & (1 << (bit & 7)))
 
 
 @dataclass
@@ -79,7 +79,7 @@ def load_items(bench: Benchmark, spec: RunSpec) -> list[Item]:
             raise ValueError(f"unknown subset {sub!r} of {bench.name}; known: {', '.join(bench.subsets())}")
         got = bench.load(sub, spec.mode)
         items.extend(limit_items(got, spec.limit, spec.limit_mode, spec.limit_seed, f"{bench.name}:{sub}",
-                                 lambda it: bench.stratum(it, spec.mode)))
+                                 lambda item: bench.stratum(item, spec.mode)))
     return items
 
 
@@ -147,49 +147,50 @@ class Runner:
         async with Lease(self._slots):
             memo = None if first_of is None else self._first_prompts.get((first_of.subset, first_of.key))
             if memo is not None:
-                prompt, pj = memo
+                prompt, prompt_json = memo
             else:
                 if not isinstance(prompt, Prompt):
                     prompt = prompt()
-                pj = canonical_json(prompt.to_json())
+                prompt_json = canonical_json(prompt.to_json())
                 if first_of is not None:
                     if len(self._first_prompts) >= FIRST_PROMPTS_KEPT:
                         del self._first_prompts[next(iter(self._first_prompts))]
-                    self._first_prompts[(first_of.subset, first_of.key)] = (prompt, pj)
-            pc = params.canonical_json()
-            keyer = self._keyers.get((model_spec, pc))
+                    self._first_prompts[(first_of.subset, first_of.key)] = (prompt, prompt_json)
+            params_json = params.canonical_json()
+            keyer = self._keyers.get((model_spec, params_json))
             if keyer is None:
-                keyer = self._keyers[(model_spec, pc)] = CacheKeyer(model_spec, pc)
-            key = keyer.key_of(pj, sample)
+                keyer = self._keyers[(model_spec, params_json)] = CacheKeyer(model_spec, params_json)
+            key = keyer.key_of(prompt_json, sample)
             # a store whose cache was empty when the run began can only hold what this run generated
             hit = (self.store.cache_get(key) if not fresh and (not self._cache_was_empty or key in self._generated)
                    else None)
             if hit is not None:
                 res.cached += 1
-                return hit, key, True, prompt, pj
+                return hit, key, True, prompt, prompt_json
             comp = await _isolated(gen, prompt.with_system(params.system), params)  # stored prompt: as built
         res.generated += 1
         self._generated.add(key)
-        return comp, key, False, prompt, pj
+        return comp, key, False, prompt, prompt_json
 
     def _params(self, sample: int) -> GenParams:
-        p = self.spec.params
-        if self.spec.samples > 1 and p.temperature:  # each sample its own seed (from --seed when given)
-            return dataclasses.replace(p, seed=(self.spec.seed if p.seed is None else p.seed) + sample)
-        return p
+        params = self.spec.params
+        if self.spec.samples > 1 and params.temperature:  # each sample its own seed (from --seed when given)
+            return dataclasses.replace(params,
+                                       seed=(self.spec.seed if params.seed is None else params.seed) + sample)
+        return params
 
     def _score_sync(self, item: Item, comp: Completion) -> tuple[Verdict, Response]:
-        r = self.session.view(comp)  # the one view of this output: the scorer and the judge both get it
-        return self.session.score(item, comp, r), r
+        response = self.session.view(comp)  # the one view of this output: the scorer and the judge both get it
+        return self.session.score(item, comp, response), response
 
     async def _score(self, item: Item, comp: Completion) -> tuple[Verdict, Response]:
         # most verdicts are a few string operations: made here, they cost less than the hand-off to a thread
         # and back; one that waits (SymPy) or a long output (a hostile one may be megabytes) goes to a thread
         if len(comp.text) + len(comp.reasoning or "") <= INLINE_SCORE_CHARS:
-            r = self.session.view(comp)
-            v = self.session.score_now(item, comp, r)
-            if v is not None:
-                return v, r
+            response = self.session.view(comp)
+            verdict = self.session.score_now(item, comp, response)
+            if verdict is not None:
+                return verdict, response
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._score_pool, self._score_sync, item, comp)
 
@@ -199,31 +200,31 @@ class Runner:
         turns: list[Turn] = []
         any_error = False
         cached_only = True
-        t = 0
+        turn = 0
         next_prompt: Prompt | Callable[[], Prompt] | None = functools.partial(self.bench.prompt, item, mode)
         while next_prompt is not None:
-            if t < len(done_turns):
-                prompt, comp = done_turns[t]
+            if turn < len(done_turns):
+                prompt, comp = done_turns[turn]
                 res.reused += 1
             else:
                 cached_only = False
                 fresh = self._refresh_all or (item.key, sample) in self._reask
-                comp, key, hit, prompt, pj = await self._call(self._gen, self._model_key, next_prompt, params,
-                                                              sample, res, item if t == 0 else None, fresh)
+                comp, key, hit, prompt, prompt_json = await self._call(
+                    self._gen, self._model_key, next_prompt, params, sample, res, item if turn == 0 else None, fresh)
                 if hit:
                     cached_only = True
-                await self.store.aput_completion(run_id, item.key, sample, t, "answer", item.subset, prompt,
-                                                 key, comp, cache=not hit, prompt_json=pj)
+                await self.store.aput_completion(run_id, item.key, sample, turn, "answer", item.subset, prompt,
+                                                 key, comp, cache=not hit, prompt_json=prompt_json)
             verdict, response = await self._score(item, comp)
             verdict = await self.session.ajudge(item, comp, response, verdict,
-                                                self._asker(run_id, item, sample, t, judged, res))
-            self.store.put_verdict(run_id, item.key, sample, t, SCORER, verdict, buffered=True)
+                                                self._asker(run_id, item, sample, turn, judged, res))
+            self.store.put_verdict(run_id, item.key, sample, turn, SCORER, verdict, buffered=True)
             turns.append(Turn(prompt, comp, verdict))
             if comp.error is not None:
                 any_error = True
                 break
             next_prompt = self.bench.followup(item, mode, turns)
-            t += 1
+            turn += 1
         if any_error:
             res.errors += 1
         prog.advance(error=any_error, cached=cached_only and not any_error)
@@ -236,24 +237,25 @@ class Runner:
         if judge_gen is None or judge is None:
             return None
 
-        async def ask(jp: Prompt) -> Completion:
-            jc = judged.get(turn)
-            if jc is None:
-                jc, key, hit, _, pj = await self._call(judge_gen, self._judge_key, jp, JUDGE_PARAMS, 0, res,
-                                                       fresh=self._refresh_all or (item.key, sample) in self._reask)
-                await self.store.aput_completion(run_id, item.key, sample, turn, "judge", item.subset, jp, key,
-                                                 jc, cache=not hit, prompt_json=pj)
-            return jc
+        async def ask(prompt: Prompt) -> Completion:
+            reply = judged.get(turn)
+            if reply is None:
+                reply, key, hit, _, prompt_json = await self._call(
+                    judge_gen, self._judge_key, prompt, JUDGE_PARAMS, 0, res,
+                    fresh=self._refresh_all or (item.key, sample) in self._reask)
+                await self.store.aput_completion(run_id, item.key, sample, turn, "judge", item.subset, prompt, key,
+                                                 reply, cache=not hit, prompt_json=prompt_json)
+            return reply
 
         return ask
 
     def _check_modalities(self, items: list[Item]) -> None:
         if getattr(self.backend, "supports_images", True):
             return
-        for it in items:
-            if prompt_has_images(self.bench.prompt(it, self.spec.mode)):
+        for item in items:
+            if prompt_has_images(self.bench.prompt(item, self.spec.mode)):
                 raise ModelError(f"{self.backend.spec} is a text-only backend, but {self.spec.benchmark} item "
-                                 f"{it.key} has images; use a vision model over openai-compat")
+                                 f"{item.key} has images; use a vision model over openai-compat")
 
     async def run(self, retry_errors: bool = False, refresh: bool = False,
                   retry_unanswered: bool = False) -> RunResult:
@@ -279,11 +281,11 @@ class Runner:
             store.forget_answers(run_id, sorted(self._reask))
         existing: dict[tuple[str, int], list[tuple[Prompt, Completion]]] = defaultdict(list)
         judged: dict[tuple[str, int], dict[int, Completion]] = defaultdict(dict)
-        for c in store.completions(run_id):
-            if c.role == "answer":
-                existing[(c.item_key, c.sample)].append((c.prompt, c.completion))
+        for row in store.completions(run_id):
+            if row.role == "answer":
+                existing[(row.item_key, row.sample)].append((row.prompt, row.completion))
             else:
-                judged[(c.item_key, c.sample)][c.turn] = c.completion
+                judged[(row.item_key, row.sample)][row.turn] = row.completion
         n_units = len(items) * spec.samples
         res = RunResult(run_id, resumed, n_units)
         plan = getattr(self.backend, "plan_requests", None)
@@ -291,15 +293,16 @@ class Runner:
             plan(n_units)
         self._cache_was_empty = store.cache_empty()  # then no lookup can hit but for keys generated here
         self._slots = Slots(self.concurrency)
-        units = ((it, s) for it in items for s in range(spec.samples))  # made as they are taken, never all at once
+        # made as they are taken, never all at once
+        units = ((item, sample) for item in items for sample in range(spec.samples))
         no_turns: list[tuple[Prompt, Completion]] = []
 
         async def worker(prog: RunProgress) -> None:
             # a unit holds a request slot only while it waits for the model; the workers outnumber the slots, so
             # units being scored or stored never keep a slot idle, and only the units under way are in memory
-            for item, s in units:
-                await self._unit(run_id, item, s, existing.pop((item.key, s), no_turns),
-                                 judged.pop((item.key, s), {}), res, prog)
+            for item, sample in units:
+                await self._unit(run_id, item, sample, existing.pop((item.key, sample), no_turns),
+                                 judged.pop((item.key, sample), {}), res, prog)
 
         tasks: list[asyncio.Task[None]] = []
         try:
@@ -310,8 +313,8 @@ class Runner:
                     tasks = [asyncio.create_task(worker(prog)) for _ in range(n_workers)]
                     await asyncio.gather(*tasks)
                 finally:
-                    for t in tasks:
-                        t.cancel()
+                    for task in tasks:
+                        task.cancel()
                     await asyncio.gather(*tasks, return_exceptions=True)
                     store.flush()
                     store.close_writer()

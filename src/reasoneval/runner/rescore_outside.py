@@ -44,16 +44,16 @@ class OutsideScores:
 
     def scored(self, i: int) -> ScoredRow:
         row = self.rows[i]
-        turns = [Turn(Prompt(), c, v) for c, v in
+        turns = [Turn(Prompt(), completion, verdict) for completion, verdict in
                  zip([*row.earlier, row.completion], self.verdicts[i], strict=True)]
         return ScoredRow(row.item.key, row.item.subset, row.sample, turns)
 
     def groups(self) -> list[tuple[str, str, list[ScoredRow]]]:
         """``(source, mode, rows)`` in first-seen order."""
-        by: dict[tuple[str, str], list[ScoredRow]] = defaultdict(list)
+        by_source: dict[tuple[str, str], list[ScoredRow]] = defaultdict(list)
         for i, row in enumerate(self.rows):
-            by[(row.source, row.mode)].append(self.scored(i))
-        return [(src, mode, rs) for (src, mode), rs in by.items()]
+            by_source[(row.source, row.mode)].append(self.scored(i))
+        return [(src, mode, group) for (src, mode), group in by_source.items()]
 
 
 def score_outside(bench: Benchmark, rows: Iterable[OutsideRow | DataError], options: Mapping[str, Any]
@@ -76,19 +76,19 @@ def score_outside(bench: Benchmark, rows: Iterable[OutsideRow | DataError], opti
                 got.errors.append(row)
                 continue
             got.rows.append(row)
-            s = sessions.get(row.mode) or sessions.setdefault(row.mode, ScoringSession(bench, row.mode))
-            view = s.view(row.completion)
+            session = sessions.get(row.mode) or sessions.setdefault(row.mode, ScoringSession(bench, row.mode))
+            view = session.view(row.completion)
             views.append(view)
-            pending.append([*(s.score_later(batch, row.item, c) for c in row.earlier),
-                            s.score_later(batch, row.item, row.completion, view)])
-        got.verdicts = [[f() for f in fs] for fs in pending]
+            pending.append([*(session.score_later(batch, row.item, earlier) for earlier in row.earlier),
+                            session.score_later(batch, row.item, row.completion, view)])
+        got.verdicts = [[finish() for finish in finishers] for finishers in pending]
     finally:
         if gc_was_enabled:
             gc.enable()
         if batch is not None:
             batch.close()
     judge = options.get("judge")
-    if not any(s.may_judge for s in sessions.values()):  # no answer can go to a judge
+    if not any(session.may_judge for session in sessions.values()):  # no answer can go to a judge
         if judge is not None:
             asyncio.run(judge.aclose())
         return got
@@ -98,8 +98,8 @@ def score_outside(bench: Benchmark, rows: Iterable[OutsideRow | DataError], opti
     else:
         finals = asyncio.run(_judge_finals(sessions, got, views, judge,
                                            int(options.get("judge_concurrency") or 16)))
-    for vs, v in zip(got.verdicts, finals, strict=True):
-        vs[-1] = v
+    for turn_verdicts, final in zip(got.verdicts, finals, strict=True):
+        turn_verdicts[-1] = final
     return got
 
 
@@ -111,10 +111,10 @@ async def _judge_finals(sessions: Mapping[str, ScoringSession], got: OutsideScor
         ask = bounded_ask(judge, concurrency)
 
         def kept(i: int) -> Ask:  # the call is kept with the row (``import`` stores it, as a run does)
-            async def ask_kept(p: Prompt) -> Completion:
-                c = await ask(p)
-                got.judged[i] = (p, c)
-                return c
+            async def ask_kept(prompt: Prompt) -> Completion:
+                reply = await ask(prompt)
+                got.judged[i] = (prompt, reply)
+                return reply
 
             return ask_kept
 
@@ -127,10 +127,10 @@ def bounded_ask(judge: ModelBackend, concurrency: int) -> Ask:
     """Asks ``judge`` with at most ``concurrency`` calls in flight; a failed call is an error completion."""
     sem = asyncio.Semaphore(max(1, concurrency))
 
-    async def ask(p: Prompt) -> Completion:
+    async def ask(prompt: Prompt) -> Completion:
         async with sem:
             try:
-                return await judge.generate(p, JUDGE_PARAMS)
+                return await judge.generate(prompt, JUDGE_PARAMS)
             except Exception as e:  # a failed judge call is an error verdict, not a crash
                 return Completion(error=f"{e.__class__.__name__}: {e}")
 
@@ -140,7 +140,7 @@ def bounded_ask(judge: ModelBackend, concurrency: int) -> Ask:
 def scoring_values(bench: Benchmark) -> tuple[str, ...]:
     """The allowed values of the benchmark's ``scoring`` option (e.g. ``official``, ``corrected``), if any."""
     hint = typing.get_type_hints(bench.Options).get("scoring")
-    return tuple(str(a) for a in typing.get_args(hint)) if typing.get_origin(hint) is typing.Literal else ()
+    return tuple(str(arg) for arg in typing.get_args(hint)) if typing.get_origin(hint) is typing.Literal else ()
 
 
 def diff_lines(bench: Benchmark, got: OutsideScores, options: Mapping[str, Any]) -> list[str]:
@@ -153,15 +153,15 @@ def diff_lines(bench: Benchmark, got: OutsideScores, options: Mapping[str, Any])
     other = copy.copy(bench)
     other.configure({"scoring": values[1] if current == values[0] else values[0]})
     again = score_outside(other, got.rows, {**options, "judge": None})
-    a, b = values
-    first, second = (got, again) if current == a else (again, got)
+    value_a, value_b = values
+    first, second = (got, again) if current == value_a else (again, got)
     lines = []
     for i, row in enumerate(got.rows):
-        va, vb = first.verdicts[i][-1], second.verdicts[i][-1]
-        if decided(va) == decided(vb):
+        verdict_a, verdict_b = first.verdicts[i][-1], second.verdicts[i][-1]
+        if decided(verdict_a) == decided(verdict_b):
             continue
-        arrow = f"{'correct' if va.correct else 'wrong'} -> {'correct' if vb.correct else 'wrong'}"
+        arrow = f"{'correct' if verdict_a.correct else 'wrong'} -> {'correct' if verdict_b.correct else 'wrong'}"
         reason = bench.diff_reason(row, response_of(row.completion).final)
         lines.append(f"{row.source}\t{row.item.subset}\t{row.mode}\t{row.item.id}\t{arrow}\t"
-                     f"{a}={va.extracted!r} {b}={vb.extracted!r}\t{reason}")
-    return [f"{a} vs {b}: {len(lines)} disagreements in {len(got.rows)} items", *lines]
+                     f"{value_a}={verdict_a.extracted!r} {value_b}={verdict_b.extracted!r}\t{reason}")
+    return [f"{value_a} vs {value_b}: {len(lines)} disagreements in {len(got.rows)} items", *lines]

@@ -16,19 +16,20 @@ from .spec import RunSpec
 
 def spec_of(run: dict[str, Any]) -> RunSpec:
     """The RunSpec a stored run was made with (options as stored: every value)."""
-    d = run["spec"]
-    return RunSpec(d["benchmark"], d["subset"], d["mode"], d["model"], GenParams.from_json(d["params"]),
-                   d["samples"], d["seed"], d["limit"], d.get("judge"), d.get("options") or {},
-                   d.get("data_version", ""), **limit_of(d), origin=d.get("origin"),
-                   model_id=d.get("model_id") or d["model"])
+    stored = run["spec"]
+    return RunSpec(stored["benchmark"], stored["subset"], stored["mode"], stored["model"],
+                   GenParams.from_json(stored["params"]), stored["samples"], stored["seed"], stored["limit"],
+                   stored.get("judge"), stored.get("options") or {}, stored.get("data_version", ""),
+                   **limit_of(stored), origin=stored.get("origin"),
+                   model_id=stored.get("model_id") or stored["model"])
 
 
 def limit_of(spec: dict[str, Any]) -> dict[str, Any]:
     """``limit_mode`` / ``limit_seed`` of a stored spec: a limited run without ``limit_sample`` took the first N
     items (all runs made before the sample existed)."""
-    ls = spec.get("limit_sample")
-    if isinstance(ls, dict):
-        return {"limit_mode": str(ls.get("mode", "sample")), "limit_seed": int(ls.get("seed", 0))}
+    sample = spec.get("limit_sample")
+    if isinstance(sample, dict):
+        return {"limit_mode": str(sample.get("mode", "sample")), "limit_seed": int(sample.get("seed", 0))}
     return {"limit_mode": "first", "limit_seed": 0}
 
 
@@ -37,19 +38,21 @@ def rescore_run(store: RunStore, run: dict[str, Any]) -> int:
     spec = spec_of(run)
     # an imported run is re-graded against the items it was imported with (release golds), a run made here
     # against its benchmark's data
-    items: dict[str, Item] = {it.key: it for it in (stored_items(store, run["run_id"]) or load_items(bench, spec))}
-    judged = {(c.item_key, c.sample, c.turn): c.completion for c in store.completions(run["run_id"], "judge")}
+    items: dict[str, Item] = {item.key: item
+                              for item in (stored_items(store, run["run_id"]) or load_items(bench, spec))}
+    judged = {(row.item_key, row.sample, row.turn): row.completion
+              for row in store.completions(run["run_id"], "judge")}
     # as the run made them: the judge's stored answers; an answer that needs one the run has not: judge-missing
     session = ScoringSession(bench, spec.mode)
     n = 0
-    for c in store.completions(run["run_id"], "answer"):
-        item = items.get(c.item_key)
+    for row in store.completions(run["run_id"], "answer"):
+        item = items.get(row.item_key)
         if item is None:
-            v = Verdict(Outcome.UNANSWERABLE, method=Method.ITEM_MISSING,
-                        detail={"error": f"item {c.item_key} is not in the current data"})
+            verdict = Verdict(Outcome.UNANSWERABLE, method=Method.ITEM_MISSING,
+                              detail={"error": f"item {row.item_key} is not in the current data"})
         else:
-            v = session.verdict(item, c.completion, judged.get((c.item_key, c.sample, c.turn)))
-        store.put_verdict(run["run_id"], c.item_key, c.sample, c.turn, SCORER, v, buffered=True)
+            verdict = session.verdict(item, row.completion, judged.get((row.item_key, row.sample, row.turn)))
+        store.put_verdict(run["run_id"], row.item_key, row.sample, row.turn, SCORER, verdict, buffered=True)
         n += 1
     store.flush()
     return n

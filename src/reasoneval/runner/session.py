@@ -90,19 +90,19 @@ class ScoringSession:
                      ask: Ask | None) -> Verdict:
         """The final verdict, asking the judge (``ask``) when the gate sends the answer to it; ``ask`` None:
         no judge is configured."""
-        jp = self.judge_prompt(item, c, response, verdict)
-        if jp is None:
+        prompt = self.judge_prompt(item, c, response, verdict)
+        if prompt is None:
             return verdict
-        return self.judged(item, response, verdict, None if ask is None else await ask(jp))
+        return self.judged(item, response, verdict, None if ask is None else await ask(prompt))
 
     # ------------------------------------------------------------------ both together
 
     def verdict(self, item: Item, c: Completion, judged: Completion | None = None) -> Verdict:
         """A completion's verdict with a stored judge answer (``judged``; None: none stored)."""
-        r = self.view(c)
-        return self.after_judge(item, c, r, self.score(item, c, r), judged)
+        response = self.view(c)
+        return self.after_judge(item, c, response, self.score(item, c, response), judged)
 
     async def averdict(self, item: Item, c: Completion, ask: Ask | None) -> Verdict:
         """A completion's verdict, asking the judge through ``ask`` when it is needed."""
-        r = self.view(c)
-        return await self.ajudge(item, c, r, self.score(item, c, r), ask)
+        response = self.view(c)
+        return await self.ajudge(item, c, response, self.score(item, c, response), ask)

@@ -34,7 +34,7 @@ from .wal import check_log_present
 P = ParamSpec("P")
 R = TypeVar("R")
 _UNREAD = Prompt()  # the prompt of a completion read with prompts=False
-_OUTCOMES = {o.value: o for o in Outcome}
+_OUTCOMES = {outcome.value: outcome for outcome in Outcome}
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -71,7 +71,7 @@ LATER_COLUMNS = {
 def migrate(db: sqlite3.Connection) -> None:
     """Add the columns an older store lacks (``ALTER TABLE ... ADD COLUMN``; existing rows read NULL)."""
     for table, cols in LATER_COLUMNS.items():
-        have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+        have = {column[1] for column in db.execute(f"PRAGMA table_info({table})")}
         for name, kind in cols:
             if name not in have:
                 db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
@@ -124,12 +124,13 @@ def check_integrity(db: sqlite3.Connection, path: Path) -> None:
     the command goes on to read (linear and cheap: ~0.2 s for a 280 MB store)."""
     rows = db.execute("PRAGMA quick_check(1)").fetchall()
     if not rows or rows[0][0] != "ok":
-        found = [x for x in str(rows[0][0] if rows else "no answer").splitlines() if x and not x.startswith("***")]
+        found = [line for line in str(rows[0][0] if rows else "no answer").splitlines()
+                 if line and not line.startswith("***")]
         raise corrupted(path, f"integrity check: {found[0] if found else rows}")
 
 
-def _text(s: str | None) -> str | None:
-    return None if s is None else storable(s)
+def _text(text: str | None) -> str | None:
+    return None if text is None else storable(text)
 
 
 def _detail_json(detail: dict[str, Any]) -> str:
@@ -209,12 +210,12 @@ class _Verdicts:
         self._strings: dict[str, str] = {}
         self._verdicts: dict[tuple[str, str | None, str, str | None], Verdict] = {}
 
-    def same(self, s: str) -> str:
-        got = self._strings.get(s)
+    def same(self, string: str) -> str:
+        got = self._strings.get(string)
         if got is None:
             if len(self._strings) >= self.KEPT:
-                return s
-            got = self._strings[s] = s
+                return string
+            got = self._strings[string] = string
         return got
 
     def of(self, outcome: str, extracted: str | None, method: str, detail_json: str | None) -> Verdict:
@@ -311,7 +312,7 @@ class RunStore:
         """Per table, the SELECT list of the later columns (NULL for those a read-only old store lacks)."""
         out = {}
         for table, cols in LATER_COLUMNS.items():
-            have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
+            have = {column[1] for column in self.db.execute(f"PRAGMA table_info({table})")}
             out[table] = ", ".join(name if name in have else "NULL" for name, _ in cols)
         return out
 
@@ -373,29 +374,30 @@ class RunStore:
             "WHERE run_id LIKE ? ORDER BY created", (prefix + "%",))
         keys = ["run_id", "created", "updated", "benchmark", "subset", "mode", "model", "spec", "status"]
         out = []
-        for r in cur.fetchall():
-            d = dict(zip(keys, r, strict=True))
-            d["spec"] = json.loads(d["spec"])
-            out.append(d)
+        for row in cur.fetchall():
+            run = dict(zip(keys, row, strict=True))
+            run["spec"] = json.loads(run["spec"])
+            out.append(run)
         return out
 
     # ---- completions
     @staticmethod
     def _rows(run_id: str, item_key: str, sample: int, turn: int, role: str, subset: str, prompt: Prompt,
-              cache_key: str, c: Completion, cache: bool,
+              cache_key: str, comp: Completion, cache: bool,
               prompt_json: str | None = None) -> tuple[tuple[Any, ...], tuple[Any, ...] | None]:
         """``prompt_json``: the prompt's ``canonical_json`` when the caller already made it (the cache key's)."""
         now = time.time()
-        text = storable(redact_secrets(c.text))  # lone surrogates escaped, echoed API keys removed
-        error = None if c.error is None else storable(redact(c.error))
-        reasoning = None if c.reasoning is None else storable(redact_secrets(c.reasoning))
-        later = (reasoning, c.reasoning_tokens, c.ttft_s)
+        text = storable(redact_secrets(comp.text))  # lone surrogates escaped, echoed API keys removed
+        error = None if comp.error is None else storable(redact(comp.error))
+        reasoning = None if comp.reasoning is None else storable(redact_secrets(comp.reasoning))
+        later = (reasoning, comp.reasoning_tokens, comp.ttft_s)
         row = (run_id, item_key, sample, turn, role, subset,
                storable_json(canonical_json(prompt.to_json()) if prompt_json is None else prompt_json),
-               cache_key, text, _text(c.finish_reason), c.usage.prompt_tokens, c.usage.completion_tokens,
-               c.latency_s, error, now, *later, None)  # prompt_hash: set by shared_prompt where the row is written
-        cache_row = ((cache_key, text, _text(c.finish_reason), c.usage.prompt_tokens, c.usage.completion_tokens,
-                      c.latency_s, now, *later) if cache and c.error is None else None)
+               cache_key, text, _text(comp.finish_reason), comp.usage.prompt_tokens, comp.usage.completion_tokens,
+               comp.latency_s, error, now, *later, None)  # prompt_hash: set by shared_prompt where the row is written
+        cache_row = ((cache_key, text, _text(comp.finish_reason), comp.usage.prompt_tokens,
+                      comp.usage.completion_tokens, comp.latency_s, now, *later)
+                     if cache and comp.error is None else None)
         return row, cache_row
 
     @_guarded
@@ -433,8 +435,8 @@ class RunStore:
     def completions(self, run_id: str, role: str | None = None, prompts: bool = True) -> Iterator[StoredCompletion]:
         """The run's completions in the order stored. ``prompts=False`` leaves the prompts unread (each is an empty
         ``Prompt()``): a report of a large run does not decode thousands of multi-kilobyte prompts it never shows."""
-        for c, _ in self._read(run_id, role, prompts, None):
-            yield c
+        for stored, _ in self._read(run_id, role, prompts, None):
+            yield stored
 
     def answers(self, run_id: str, scorer: str, prompts: bool = True,
                 prompt_cache: dict[str, Prompt] | None = None) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
@@ -461,14 +463,14 @@ class RunStore:
         except STORE_ERRORS as e:
             raise describe(self.path, e) from e
         decoded = _Prompts(self.db, prompt_cache)
-        for r in _batches(cur, self.path):
+        for row in _batches(cur, self.path):
             try:
-                prompt = decoded.of(r[2], r[3])
+                prompt = decoded.of(row[2], row[3])
             except DECODE_ERRORS as e:
                 raise _undecodable(self.path, e) from e
             except STORE_ERRORS as e:
                 raise describe(self.path, e) from e
-            yield r[0], r[1], prompt, r[4] or ""
+            yield row[0], row[1], prompt, row[4] or ""
 
     def _read(self, run_id: str, role: str | None, prompts: bool, scorer: str | None,
               prompt_cache: dict[str, Prompt] | None = None) -> Iterator[tuple[StoredCompletion, Verdict | None]]:
@@ -478,44 +480,45 @@ class RunStore:
         # a one-line error wherever the run is read, not only where the prompts are shown
         checked = ("json_valid(COALESCE(c.prompt_json, (SELECT p.json FROM prompts p WHERE p.hash = c.prompt_hash), "
                    "'{}'))")
-        q = (f"SELECT c.run_id, c.item_key, c.sample, c.turn, c.role, c.subset, "
-             f"{'c.prompt_json' if prompts else checked}, c.text, c.finish_reason, c.prompt_tokens, "
-             f"c.completion_tokens, c.latency_s, c.error, {self._later['completions']}")
+        sql = (f"SELECT c.run_id, c.item_key, c.sample, c.turn, c.role, c.subset, "
+               f"{'c.prompt_json' if prompts else checked}, c.text, c.finish_reason, c.prompt_tokens, "
+               f"c.completion_tokens, c.latency_s, c.error, {self._later['completions']}")
         args: list[Any] = []
         if scorer is None:
-            q += " FROM completions c"
+            sql += " FROM completions c"
         else:
-            q += (", v.outcome, v.extracted, v.method, v.detail_json FROM completions c LEFT JOIN verdicts v "
-                  "ON v.run_id = c.run_id AND v.item_key = c.item_key AND v.sample = c.sample AND v.turn = c.turn "
-                  "AND v.scorer = ?")
+            sql += (", v.outcome, v.extracted, v.method, v.detail_json FROM completions c LEFT JOIN verdicts v "
+                    "ON v.run_id = c.run_id AND v.item_key = c.item_key AND v.sample = c.sample AND v.turn = c.turn "
+                    "AND v.scorer = ?")
             args.append(scorer)
-        q += " WHERE c.run_id=?"
+        sql += " WHERE c.run_id=?"
         args.append(run_id)
         if role:
-            q += " AND c.role=?"
+            sql += " AND c.role=?"
             args.append(role)
-        q += " ORDER BY c.rowid"
+        sql += " ORDER BY c.rowid"
         try:
-            cur = self.db.execute(q, args)
+            cur = self.db.execute(sql, args)
         except STORE_ERRORS as e:
             raise describe(self.path, e) from e
         same: dict[str, str] = {}  # one object per distinct key, subset and role of the run (samples repeat them)
         verdicts = _Verdicts()
         decoded = _Prompts(self.db, prompt_cache)  # one Prompt per distinct stored prompt (each sample of an item repeats it)
-        for r in _batches(cur, self.path):  # read in batches: a large run is never held as raw rows and objects both
+        for row in _batches(cur, self.path):  # read in batches: a large run is never held as raw rows and objects both
             try:
-                if not prompts and r[6] == 0:
+                if not prompts and row[6] == 0:
                     raise ValueError("a stored prompt is not JSON")
-                prompt = decoded.of(r[6], r[16]) if prompts else _UNREAD
-                verdict = None if scorer is None or r[17] is None else verdicts.of(r[17], r[18], r[19], r[20])
+                prompt = decoded.of(row[6], row[16]) if prompts else _UNREAD
+                verdict = (None if scorer is None or row[17] is None
+                           else verdicts.of(row[17], row[18], row[19], row[20]))
             except DECODE_ERRORS as e:
                 raise _undecodable(self.path, e) from e
             except STORE_ERRORS as e:  # the prompts table read here (a damaged page, text that is not UTF-8)
                 raise describe(self.path, e) from e
-            yield (StoredCompletion(run_id, same.setdefault(r[1], r[1]), r[2], r[3], same.setdefault(r[4], r[4]),
-                                    same.setdefault(r[5], r[5]), prompt,
-                                    Completion(r[7] or "", r[8] and same.setdefault(r[8], r[8]), Usage(r[9], r[10]),
-                                               r[11], r[12], r[13], r[14], r[15])),
+            yield (StoredCompletion(run_id, same.setdefault(row[1], row[1]), row[2], row[3],
+                                    same.setdefault(row[4], row[4]), same.setdefault(row[5], row[5]), prompt,
+                                    Completion(row[7] or "", row[8] and same.setdefault(row[8], row[8]),
+                                               Usage(row[9], row[10]), row[11], row[12], row[13], row[14], row[15])),
                    verdict)
 
     @_guarded
@@ -557,16 +560,16 @@ class RunStore:
         self.flush()
         out = {}
         verdicts = _Verdicts()
-        for r in self.db.execute(
+        for row in self.db.execute(
                 "SELECT item_key, sample, turn, outcome, extracted, method, detail_json FROM verdicts "
                 "WHERE run_id=? AND scorer=?", (run_id, scorer)):
-            out[(verdicts.same(r[0]), r[1], r[2])] = verdicts.of(r[3], r[4], r[5], r[6])
+            out[(verdicts.same(row[0]), row[1], row[2])] = verdicts.of(row[3], row[4], row[5], row[6])
         return out
 
     @_reading
     def tallies(self) -> dict[str, dict[str, int]]:
         """Per run: items (item, sample pairs), correct and errors of their final turns (default scorer)."""
-        q = """
+        sql = """
         SELECT v.run_id, COUNT(*), SUM(v.outcome = 'correct'), SUM(v.outcome = 'error')
         FROM verdicts v JOIN (
           SELECT run_id, item_key, sample, MAX(turn) AS t FROM verdicts WHERE scorer = 'default'
@@ -574,13 +577,13 @@ class RunStore:
         ON v.run_id = last.run_id AND v.item_key = last.item_key AND v.sample = last.sample AND v.turn = last.t
         WHERE v.scorer = 'default' GROUP BY v.run_id"""
         self.flush()
-        return {r[0]: {"items": int(r[1]), "correct": int(r[2] or 0), "errors": int(r[3] or 0)}
-                for r in self.db.execute(q)}
+        return {row[0]: {"items": int(row[1]), "correct": int(row[2] or 0), "errors": int(row[3] or 0)}
+                for row in self.db.execute(sql)}
 
     @_guarded
     def errors(self, run_id: str) -> list[str]:
         """The error message of every failed call of a run."""
-        return [r[0] for r in self.db.execute(
+        return [row[0] for row in self.db.execute(
             "SELECT error FROM completions WHERE run_id=? AND error IS NOT NULL ORDER BY rowid", (run_id,))]
 
     @_guarded
@@ -608,9 +611,9 @@ class RunStore:
 
     def _run_tables(self) -> list[str]:
         """The tables that hold a run's rows, keyed by ``run_id`` (``items`` where a store has one)."""
-        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         out = ["runs", "completions", "verdicts"]
-        if "items" in tables and "run_id" in {r[1] for r in self.db.execute("PRAGMA table_info(items)")}:
+        if "items" in tables and "run_id" in {row[1] for row in self.db.execute("PRAGMA table_info(items)")}:
             out.append("items")
         return out
 
@@ -622,7 +625,8 @@ class RunStore:
         self.flush()
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            have = {r[0] for r in self.db.execute("SELECT run_id FROM runs WHERE run_id IN (?,?)", (old_id, new_id))}
+            have = {found[0] for found in
+                    self.db.execute("SELECT run_id FROM runs WHERE run_id IN (?,?)", (old_id, new_id))}
             if old_id not in have or new_id in have:
                 self.db.execute("ROLLBACK")
                 return False
@@ -675,7 +679,7 @@ class RunStore:
             "WHERE c.run_id=? AND c.role='answer' AND c.error IS NULL AND (TRIM(COALESCE(c.text, ''))='' "
             "OR (v.outcome='unanswerable' AND COALESCE(v.method, '') NOT IN ('judge-missing', 'item-missing'))) "
             "ORDER BY c.rowid", (scorer, run_id)).fetchall()
-        return [(str(r[0]), int(r[1])) for r in rows]
+        return [(str(row[0]), int(row[1])) for row in rows]
 
     @_guarded
     def delete_runs(self, run_ids: list[str], drop_cache: bool = False) -> dict[str, int]:
@@ -685,7 +689,7 @@ class RunStore:
         per table."""
         self.flush()
         removed = dict.fromkeys(self._run_tables(), 0)
-        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if drop_cache:
             removed["cache"] = 0
         self.db.execute("BEGIN IMMEDIATE")
@@ -714,11 +718,11 @@ class RunStore:
         return self.db.execute("SELECT 1 FROM cache LIMIT 1").fetchone() is None
 
     def cache_get(self, key: str) -> Completion | None:
-        r = self.db.execute("SELECT text, finish_reason, prompt_tokens, completion_tokens, latency_s, "
+        row = self.db.execute("SELECT text, finish_reason, prompt_tokens, completion_tokens, latency_s, "
                             f"{self._later['cache']} FROM cache WHERE key=?", (key,)).fetchone()
-        if r is None:
+        if row is None:
             return None
-        return Completion(r[0], r[1], Usage(r[2], r[3]), r[4], None, r[5], r[6], r[7])
+        return Completion(row[0], row[1], Usage(row[2], row[3]), row[4], None, row[5], row[6], row[7])
 
 
 __all__ = ["INSERT_CACHE", "INSERT_COMPLETION", "INSERT_PROMPT", "INSERT_VERDICT", "RunStore"]
