@@ -12,11 +12,13 @@ bare client's the same way (N_large against N_small requests). Pairs are interle
 and the median and spread printed, with the wall time of each large run.
 
     python bench/cpu_per_request.py [--concurrency 64 256] [--samples 12] [--repeat 5] [--delay 0.2]
-        [--src DIR] [--profile out.prof]
+        [--src DIR] [--profile out.prof] [--bare-uvloop]
 
 ``--src DIR``: the CLI from another source tree (before/after in the same minutes). ``--profile F``: one more
 large CLI run under cProfile, written to F, with the functions that took the most CPU (own time) printed by
-module.
+module. ``--bare-uvloop``: a second bare client on uvloop's loop beside the asyncio one, and the CLI's ratio to
+each (the CLI runs on uvloop where it is installed: ``REASONEVAL_EVENT_LOOP=asyncio`` in the environment turns
+that off for a comparison).
 """
 
 from __future__ import annotations
@@ -64,8 +66,9 @@ def cli(url: str, conc: int, samples: int, src: str | None, profile: str | None 
         return cpu, wall, int(line.split(" generated,")[0].rsplit(" ", 1)[1])
 
 
-def bare_child(url: str, conc: int, n: int) -> None:
-    """The bare client: KOR-Bench zero-shot prompts as chat bodies, ``conc`` at a time, each answer read as JSON."""
+def bare_child(url: str, conc: int, n: int, loop: str = "asyncio") -> None:
+    """The bare client: KOR-Bench zero-shot prompts as chat bodies, ``conc`` at a time, each answer read as JSON;
+    on asyncio's loop or uvloop's (``loop``)."""
     import asyncio
 
     import aiohttp
@@ -86,12 +89,18 @@ def bare_child(url: str, conc: int, n: int) -> None:
 
             await asyncio.gather(*(one(i) for i in range(n)))
 
-    asyncio.run(go())
+    if loop == "uvloop":
+        import uvloop
+
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            runner.run(go())
+    else:
+        asyncio.run(go())
 
 
-def bare(url: str, conc: int, n: int) -> tuple[float, float]:
+def bare(url: str, conc: int, n: int, loop: str = "asyncio") -> tuple[float, float]:
     c0, t0 = _child_cpu(), time.perf_counter()
-    subprocess.run([sys.executable, __file__, "--bare-child", url, str(conc), str(n)], check=True)
+    subprocess.run([sys.executable, __file__, "--bare-child", url, str(conc), str(n), loop], check=True)
     return _child_cpu() - c0, time.perf_counter() - t0
 
 
@@ -107,19 +116,25 @@ def main() -> None:
     ap.add_argument("--delay", type=float, default=0.2)
     ap.add_argument("--src", default=None)
     ap.add_argument("--profile", default=None, help="write a cProfile of one large CLI run here")
-    ap.add_argument("--bare-child", nargs=3, help=argparse.SUPPRESS)
+    ap.add_argument("--bare-uvloop", action="store_true", help="also a bare client on uvloop, and the ratio to it")
+    ap.add_argument("--bare-child", nargs="+", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.bare_child:
-        bare_child(a.bare_child[0], int(a.bare_child[1]), int(a.bare_child[2]))
+        bare_child(a.bare_child[0], int(a.bare_child[1]), int(a.bare_child[2]), *a.bare_child[3:4])
         return
     srv = FakeServerProc("--delay", str(a.delay))
     try:
         print(f"CPU per request: CLI `run korbench --samples {a.samples}` minus `--samples 1` vs a bare aiohttp "
               f"client, server delay {a.delay}s, {os.cpu_count()} CPUs, source {a.src or 'this checkout'}")
         print(speed_probe())
-        print(f"{'conc':>5} {'CLI ms/req':>22} {'bare ms/req':>22} {'ratio':>6} {'CLI wall s':>18} {'bare wall s':>18}")
+        print(f"CLI event loop: {os.environ.get('REASONEVAL_EVENT_LOOP') or 'uvloop if installed'}")
+        uv_head = f" {'bare uvloop ms/req':>22} {'ratio':>6}" if a.bare_uvloop else ""
+        print(f"{'conc':>5} {'CLI ms/req':>22} {'bare ms/req':>22} {'ratio':>6} {'CLI wall s':>18} {'bare wall s':>18}"
+              + uv_head)
         for conc in a.concurrency:
             cli_ms, bare_ms, cli_wall, bare_wall, ratios = [], [], [], [], []
+            uv_ms: list[float] = []
+            uv_ratios: list[float] = []
             for _ in range(a.repeat):
                 c1, _, n1 = cli(srv.url, conc, 1, a.src)
                 c2, w2, n2 = cli(srv.url, conc, a.samples, a.src)
@@ -132,8 +147,14 @@ def main() -> None:
                 ratios.append(cm / bm)
                 cli_wall.append(w2)
                 bare_wall.append(bw2)
+                if a.bare_uvloop:
+                    u1, _ = bare(srv.url, conc, ITEMS, "uvloop")
+                    u2, _ = bare(srv.url, conc, ITEMS * a.samples, "uvloop")
+                    uv_ms.append(1000 * (u2 - u1) / (ITEMS * (a.samples - 1)))
+                    uv_ratios.append(cm / uv_ms[-1])
+            uv_cols = f" {_stats(uv_ms):>22} {statistics.median(uv_ratios):>5.2f}x" if a.bare_uvloop else ""
             print(f"{conc:>5} {_stats(cli_ms):>22} {_stats(bare_ms):>22} {statistics.median(ratios):>5.2f}x "
-                  f"{_stats(cli_wall):>18} {_stats(bare_wall):>18}", flush=True)
+                  f"{_stats(cli_wall):>18} {_stats(bare_wall):>18}{uv_cols}", flush=True)
         if a.profile:
             cli(srv.url, a.concurrency[-1], a.samples, a.src, profile=a.profile)
             import pstats

@@ -137,9 +137,10 @@ def _execute(bench: Any, spec: Any, st: RunStore, term: Termination, announce: s
                        runtime_env=json_object("--ray-runtime-env", ray.ray_runtime_env),
                        concurrency=ray.ray_worker_concurrency, start_timeout_s=ray.ray_start_timeout,
                        refresh=redo.refresh, retry_unanswered=redo.retry_unanswered)
+    from ..runner.event_loop import run_owned  # uvloop where installed: the CLI owns this process's loop
     from ..runner.local import run_local  # (see the module's docstring)
 
-    return asyncio.run(term.guard(run_local(bench, spec, st, http.concurrency, redo.retry_errors, progress,
+    return run_owned(term.guard(run_local(bench, spec, st, http.concurrency, redo.retry_errors, progress,
                                             announce, http.options(), say=_say, refresh=redo.refresh,
                                             retry_unanswered=redo.retry_unanswered, quiet_gc=True)))
 
