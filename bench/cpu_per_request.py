@@ -17,8 +17,8 @@ and the median and spread printed, with the wall time of each large run.
 ``--src DIR``: the CLI from another source tree (before/after in the same minutes). ``--profile F``: one more
 large CLI run under cProfile, written to F, with the functions that took the most CPU (own time) printed by
 module. ``--bare-uvloop``: a second bare client on uvloop's loop beside the asyncio one, and the CLI's ratio to
-each (the CLI runs on uvloop where it is installed: ``REASONEVAL_EVENT_LOOP=asyncio`` in the environment turns
-that off for a comparison).
+each (the CLI runs on uvloop where it is installed: ``--cli-event-loop asyncio`` runs it with
+``run --event-loop asyncio`` for a comparison).
 """
 
 from __future__ import annotations
@@ -45,6 +45,10 @@ def _child_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
+#: extra options of every CLI run (``--cli-event-loop asyncio``: ``run --event-loop asyncio``)
+CLI_EXTRA: list[str] = []
+
+
 def cli(url: str, conc: int, samples: int, src: str | None, profile: str | None = None) -> tuple[float, float, int]:
     """(cpu s, wall s, requests generated) of one CLI run in a fresh directory, HOME and cache."""
     with tempfile.TemporaryDirectory() as td:
@@ -56,7 +60,7 @@ def cli(url: str, conc: int, samples: int, src: str | None, profile: str | None 
             env["PYTHONPATH"] = src
         cmd = [sys.executable, *(["-m", "cProfile", "-o", profile] if profile else []), "-m", "reasoneval", "run",
                "korbench", "--concurrency", str(conc), "--samples", str(samples), "--model",
-               f"openai-compat/fake@{url}", "--no-progress", "--store", str(root / "s.db")]
+               f"openai-compat/fake@{url}", "--no-progress", "--store", str(root / "s.db"), *CLI_EXTRA]
         c0, t0 = _child_cpu(), time.perf_counter()
         p = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=root)
         wall, cpu = time.perf_counter() - t0, _child_cpu() - c0
@@ -117,8 +121,11 @@ def main() -> None:
     ap.add_argument("--src", default=None)
     ap.add_argument("--profile", default=None, help="write a cProfile of one large CLI run here")
     ap.add_argument("--bare-uvloop", action="store_true", help="also a bare client on uvloop, and the ratio to it")
+    ap.add_argument("--cli-event-loop", default=None, help="run the CLI with --event-loop X (trees that have it)")
     ap.add_argument("--bare-child", nargs="+", help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.cli_event_loop:
+        CLI_EXTRA.extend(["--event-loop", a.cli_event_loop])
     if a.bare_child:
         bare_child(a.bare_child[0], int(a.bare_child[1]), int(a.bare_child[2]), *a.bare_child[3:4])
         return
@@ -127,7 +134,7 @@ def main() -> None:
         print(f"CPU per request: CLI `run korbench --samples {a.samples}` minus `--samples 1` vs a bare aiohttp "
               f"client, server delay {a.delay}s, {os.cpu_count()} CPUs, source {a.src or 'this checkout'}")
         print(speed_probe())
-        print(f"CLI event loop: {os.environ.get('REASONEVAL_EVENT_LOOP') or 'uvloop if installed'}")
+        print(f"CLI event loop: {a.cli_event_loop or 'the default (uvloop if installed)'}")
         uv_head = f" {'bare uvloop ms/req':>22} {'ratio':>6}" if a.bare_uvloop else ""
         print(f"{'conc':>5} {'CLI ms/req':>22} {'bare ms/req':>22} {'ratio':>6} {'CLI wall s':>18} {'bare wall s':>18}"
               + uv_head)

@@ -80,7 +80,7 @@ RUN_PARAMS = """target model mode limit limit_mode limit_seed concurrency sample
 reasoning_effort system extra_body settings stream judge retry_errors retry_unanswered refresh fingerprint executor
 ray_address workers ray_actor_options ray_runtime_env ray_worker_concurrency ray_start_timeout data option offline
 timeout_connect timeout_read timeout_total hedge_after abandon_after max_extra_requests max_response_mb
-max_decoded_mb max_response_chars store json_out progress name""".split()
+max_decoded_mb max_response_chars event_loop store json_out progress name""".split()
 
 
 def test_runs_groups_cover_the_runs_options_once() -> None:

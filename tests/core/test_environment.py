@@ -16,7 +16,7 @@ from reasoneval.hub.releases import release
 SRC = Path(__file__).resolve().parents[2] / "src" / "reasoneval"
 DOC = Path(__file__).resolve().parents[2] / "docs" / "architecture.md"
 ALLOWED = {"REASONEVAL_API_KEY", "REASONEVAL_STORE", "REASONEVAL_CACHE_DIR", "REASONEVAL_LATEX_CACHE",
-           "REASONEVAL_PLUGINS", "REASONEVAL_EVENT_LOOP"}  # (REASONEVAL_SANDBOX_WARMUP went with the fork server)
+           "REASONEVAL_PLUGINS"}  # (REASONEVAL_SANDBOX_WARMUP went with the fork server)
 NAME = re.compile(r"\bREASONEVAL_[A-Z0-9_]*[A-Z0-9]\b")
 
 

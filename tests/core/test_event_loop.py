@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from reasoneval.runner.event_loop import ENV, loop_name, run_owned
+from reasoneval.runner.event_loop import loop_name, run_owned
 from reasoneval.runner.signals import Termination
 
 uvloop = pytest.importorskip("uvloop")
@@ -22,7 +22,6 @@ async def _loop_type() -> type:
 
 
 def test_the_cli_loop_is_uvloop_and_the_policy_is_untouched(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(ENV, raising=False)
     policy = type(asyncio.get_event_loop_policy())
     assert loop_name() == "uvloop"
     assert run_owned(_loop_type()) is uvloop.Loop
@@ -31,17 +30,16 @@ def test_the_cli_loop_is_uvloop_and_the_policy_is_untouched(monkeypatch: pytest.
 
 
 def test_asyncio_when_asked_or_when_uvloop_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(ENV, "asyncio")
-    assert loop_name() == "asyncio"
-    assert run_owned(_loop_type()) is not uvloop.Loop
-    monkeypatch.delenv(ENV)
+    assert loop_name("asyncio") == "asyncio"  # run --event-loop asyncio
+    assert run_owned(_loop_type(), "asyncio") is not uvloop.Loop
+    with pytest.raises(ValueError, match="unknown event loop"):
+        loop_name("trio")
     monkeypatch.setitem(sys.modules, "uvloop", None)  # `import uvloop` raises ImportError
     assert loop_name() == "asyncio"
     assert run_owned(_loop_type()) is not uvloop.Loop
 
 
 def test_executor_threads_and_subprocesses_work_on_the_cli_loop(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(ENV, raising=False)
 
     async def go() -> tuple[str, bytes, int]:
         loop = asyncio.get_running_loop()
@@ -58,7 +56,6 @@ def test_executor_threads_and_subprocesses_work_on_the_cli_loop(monkeypatch: pyt
 def test_sigterm_cancels_the_guarded_task_on_the_cli_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     """runner/signals.py's handler is a plain ``signal.signal`` one: on uvloop too it must cancel the run's task
     while the loop waits (here: on a sleep far longer than the test)."""
-    monkeypatch.delenv(ENV, raising=False)
     threading.Timer(0.3, lambda: signal.raise_signal(signal.SIGTERM)).start()
     t0 = time.monotonic()
     with Termination() as term, pytest.raises(asyncio.CancelledError):

@@ -142,7 +142,8 @@ def _execute(bench: Any, spec: Any, st: RunStore, term: Termination, announce: s
 
     return run_owned(term.guard(run_local(bench, spec, st, http.concurrency, redo.retry_errors, progress,
                                             announce, http.options(), say=_say, refresh=redo.refresh,
-                                            retry_unanswered=redo.retry_unanswered, quiet_gc=True)))
+                                            retry_unanswered=redo.retry_unanswered, quiet_gc=True)),
+                     http.event_loop)
 
 
 def _stray_words(target: str, words: list[str]) -> None:

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ..runner.event_loop import LOOPS
 from ..runner.launch import http_options
 from .common import DEFAULT_STORE, JsonOpt, OfflineOpt, OptionsOpt, StoreOpt, fail
 from .groups import OptionGroup
@@ -86,6 +87,11 @@ class HTTPLimits(OptionGroup):
     max_response_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response read, MiB received (default 64; not part of the run id)")] = None
     max_decoded_mb: Annotated[float | None, typer.Option(min=0.001, help="largest HTTP response once decompressed, MiB (default 64)")] = None
     max_response_chars: Annotated[int | None, typer.Option(min=1, help="most characters of answer + reasoning read from one response (default 8,000,000)")] = None
+    event_loop: Annotated[str, typer.Option(help="uvloop (default where installed) | asyncio: the event loop of this process (not part of the run id)")] = "uvloop"
+
+    def check(self) -> None:
+        if self.event_loop not in LOOPS:
+            fail(f"unknown event loop {self.event_loop!r}: {' or '.join(LOOPS)}")
 
     def options(self) -> Any:
         """The HTTP client's options (``models/http.HTTPOptions``)."""
