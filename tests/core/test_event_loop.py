@@ -8,6 +8,7 @@ import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +62,14 @@ def test_sigterm_cancels_the_guarded_task_on_the_cli_loop(monkeypatch: pytest.Mo
     with Termination() as term, pytest.raises(asyncio.CancelledError):
         run_owned(term.guard(asyncio.sleep(30)))
     assert term.signum == signal.SIGTERM and time.monotonic() - t0 < 10
+
+
+def test_an_unknown_event_loop_is_a_usage_error_before_anything_runs(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from reasoneval.cli import app
+
+    res = CliRunner().invoke(app, ["run", "korbench:operation", "--event-loop", "trio", "--limit", "1", "--model",
+                                   "openai-compat/x@http://127.0.0.1:9/v1", "--store", str(tmp_path / "s.db")])
+    assert res.exit_code == 2 and "unknown event loop 'trio': uvloop or asyncio" in res.output
+    assert not (tmp_path / "s.db").exists()

@@ -72,6 +72,7 @@ def run(
     display = _display_name("--name", out.name) if out.name is not None else None
     redo.check()
     ray.check()
+    http.check()
     if items.offline:
         set_offline(True)
     try:
