@@ -18,10 +18,10 @@ from reasoneval.core.values import Completion, GenParams
 from reasoneval.models.http_backend import HTTPBackend, HTTPOptions, Replica, Retryable
 from reasoneval.models.openai_compat import OpenAICompatBackend
 from reasoneval.models.ratelimit import AdaptiveLimiter, Lease, Slots
-from reasoneval.runner.engine import Runner
 from reasoneval.runner.progress import RunProgress
 from reasoneval.runner.spec import RunSpec
 from reasoneval.store.sqlite import RunStore
+from reasoneval.testing.engine_run import run_and_close
 from reasoneval.testing.fake_openai import planned_fault
 
 
@@ -309,16 +309,9 @@ def _run(url: str, tmp: Path, n: int, http: HTTPOptions, monkeypatch: pytest.Mon
     backend = OpenAICompatBackend(spec.model, "fake", [url], None, concurrency, http)
     store = RunStore(tmp / "s.db")
 
-    async def go() -> Any:
-        try:
-            return await Runner(bench, spec, store, backend, concurrency=concurrency, progress=False).run()
-        finally:
-            await backend.aclose()
-
-    t0 = time.monotonic()
-    res = asyncio.run(go())
+    res, seconds = run_and_close(bench, spec, store, backend, concurrency)
     store.close()
-    return res, backend, time.monotonic() - t0
+    return res, backend, seconds
 
 
 def test_hung_requests_are_abandoned_within_a_few_p99_and_retried(tmp_path: Path, make_server,

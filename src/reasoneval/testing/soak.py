@@ -18,7 +18,6 @@ sandbox serves verdicts round-robin; ``tests/core/test_faults.py::test_a_bomb_do
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import sqlite3
 import threading
@@ -33,11 +32,11 @@ from ..core.benchmark import Benchmark
 from ..core.values import GenParams, Item, Outcome, Prompt, Verdict
 from ..models.limits import ResponseLimits
 from ..models.openai_compat import HTTPOptions, OpenAICompatBackend
-from ..runner.engine import Runner
 from ..runner.spec import RunSpec
 from ..scoring.extract import double_brackets
 from ..scoring.latexcmp import LatexCanonicalizer
 from ..store.sqlite import RunStore
+from .engine_run import run_and_close
 from .fake_openai import planned_fault
 from .procs import FakeServerProc
 
@@ -191,15 +190,7 @@ def soak(workdir: Path, math: MathScorer, n: int = 1250, rate: float = 0.2, conc
                                                   backoff_max_s=1.0, limits=SOAK_LIMITS,
                                                   stream=stream))  # adaptive hedging, abandonment
 
-        async def go() -> Any:
-            try:
-                return await Runner(bench, spec, store, backend, concurrency=concurrency, progress=False).run()
-            finally:
-                await backend.aclose()
-
-        t0 = time.monotonic()
-        res = asyncio.run(go())
-        seconds = time.monotonic() - t0
+        res, seconds = run_and_close(bench, spec, store, backend, concurrency)
         server = srv.stats()
         store.close()
         out = _audit(db, bench, res.run_id, faults, rate, seconds, backend.hedges, server, stream)
