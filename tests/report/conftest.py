@@ -1,1 +1,1 @@
-from report_fixtures import all_views, report_file, toy_store, toy_views  # noqa: F401  (fixtures)
+from report_fixtures import all_views, browser, report_file, toy_store, toy_views  # noqa: F401  (fixtures)

@@ -6,6 +6,7 @@ A uniquely named module (not ``conftest``) so test modules can import its helper
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -179,3 +180,13 @@ def chromium_or_skip() -> tuple[Any, str]:
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium per test module (skips where Chromium or Playwright is missing)."""
+    sync_playwright, exe = chromium_or_skip()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from report_fixtures import CHROMIUM_ARGS, HOSTILE, HOSTILE_GOLD, chromium_or_skip
+from report_fixtures import HOSTILE, HOSTILE_GOLD
 
 pytestmark = pytest.mark.browser
 
@@ -31,15 +31,6 @@ class Watched:
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
         page.on("request", lambda r: self.requests.append(r.url))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_playwright, exe = chromium_or_skip()
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -19,12 +19,10 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from report_fixtures import CHROMIUM_ARGS, chromium_or_skip
 from report_runs import fill_models
 
 from reasoneval.report import collect
@@ -39,15 +37,6 @@ MIN_FONT_PX = 8.0
 
 def _intersect(a: list[float], b: list[float], slack: float = 0.5) -> bool:
     return a[0] < b[2] - slack and b[0] < a[2] - slack and a[1] < b[3] - slack and b[1] < a[3] - slack
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_playwright, exe = chromium_or_skip()
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def _report(tmp: Path, n: int) -> Path:

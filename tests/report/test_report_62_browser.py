@@ -6,13 +6,11 @@ tables collapsed. Skipped (with the reason printed) when Playwright or /usr/bin/
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from release_shape import fill_release_shape
-from report_fixtures import CHROMIUM_ARGS, chromium_or_skip
 from typer.testing import CliRunner
 
 from reasoneval.cli import app
@@ -32,15 +30,6 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         assert res.stdout == ""  # --html alone prints no tables
         out[name] = page
     return out
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_playwright, exe = chromium_or_skip()
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def _open(browser: Any, page: Path) -> tuple[Any, Any, list[str]]:

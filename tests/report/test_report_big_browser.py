@@ -5,12 +5,10 @@ Sizes and times at full scale (62 x 1,234 items): ``python bench/report_scale.py
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from report_fixtures import CHROMIUM_ARGS, chromium_or_skip
 
 from reasoneval.core.benchmark import ScoredRow, Table, Turn
 from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
@@ -42,15 +40,6 @@ def _views() -> list[RunView]:
                "mode": "zero-shot" if k % 2 == 0 else "three-shot", "status": "done", "spec": {}}
         views.append(RunView(run, rows, [Table("bigtoy", ["Overall"], [[50.0]])], collect.run_stats(rows)))
     return views
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_playwright, exe = chromium_or_skip()
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def _open(browser: Any, path: Path) -> tuple[Any, Any, list[str], list[str]]:
