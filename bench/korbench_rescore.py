@@ -57,10 +57,12 @@ def _default_outputs() -> Path:
 
 def child(outputs: str, passes: int) -> None:
     sys.path.insert(0, str(REPO / "src"))
+    from reasoneval.benchmarks.korbench.latex_seed import SEED_PATH
     from reasoneval.benchmarks.korbench.rescore import Rescorer
     from reasoneval.scoring.latexcmp import LatexCanonicalizer
 
-    lc = LatexCanonicalizer()  # cache dir from REASONEVAL_CACHE_DIR
+    # cache dir from REASONEVAL_CACHE_DIR; the packaged gold seed read as the CLI's canonicalizer() reads it
+    lc = LatexCanonicalizer(seeds=(SEED_PATH,))
     runs = []
     for _ in range(passes):
         t = time.perf_counter()
