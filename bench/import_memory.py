@@ -42,7 +42,7 @@ def make_release(dst: Path, models: int) -> int:
     return len(list(dst.iterdir()))
 
 
-def one(release: Path, src: str | None) -> tuple[float, float, float, int]:
+def one(release: Path, src: str | None) -> tuple[float, float, float, float, int]:
     with tempfile.TemporaryDirectory() as td:
         root = Path(td)
         env = {**os.environ, "REASONEVAL_CACHE_DIR": str(root / "cache"), "HOME": str(root)}
@@ -58,10 +58,12 @@ def one(release: Path, src: str | None) -> tuple[float, float, float, int]:
         m = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)", p.stderr)
         assert m is not None
         wall = int(m.group(1) or 0) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+        cpu = sum(float(re.search(rf"{k} time \(seconds\): ([\d.]+)", p.stderr).group(1))  # type: ignore[union-attr]
+                  for k in ("User", "System"))
         size = sum(f.stat().st_size for f in root.glob("s.db*")) / 1e6
         with sqlite3.connect(store) as db:
             n = db.execute("SELECT COUNT(*) FROM completions").fetchone()[0]
-        return wall, rss, size, n
+        return wall, cpu, rss, size, n
 
 
 def main() -> None:
@@ -79,8 +81,8 @@ def main() -> None:
             print(f"release: {n} files ({a.models} model sets linked from {SHIPPED})")
         print(f"source: {a.src or 'this checkout'}; load average {os.getloadavg()[0]:.2f}")
         for _ in range(a.repeat):
-            wall, rss, size, n = one(release, a.src)
-            print(f"import: {wall:.1f} s wall, peak RSS {rss:.0f} MB, store {size:.0f} MB, {n:,} completions",
+            wall, cpu, rss, size, n = one(release, a.src)
+            print(f"import: {wall:.1f} s wall, {cpu:.1f} s CPU (user+sys, sandbox included), peak RSS {rss:.0f} MB, store {size:.0f} MB, {n:,} completions",
                   flush=True)
 
 
