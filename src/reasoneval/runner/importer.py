@@ -38,7 +38,7 @@ from ..store.imported import (
 )
 from ..store.sqlite import RunStore
 from .engine import SCORER
-from .rescore_outside import OutsideScores, StartedOutside, score_outside, start_outside
+from .rescore_outside import OutsideScores, StartedOutside, gc_paused, score_outside, start_outside
 from .spec import RunSpec
 
 
@@ -210,15 +210,21 @@ def _import_streamed(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRo
 
     try:
         it = iter(rows)
-        while chunk := list(islice(it, CHUNK_ROWS)):
+        while True:
             # the chunk's verdicts are started (SymPy works on them in the background) while the next chunks are
-            # read; the oldest is finished and staged once CHUNKS_STARTED are waiting (memory stays bounded)
-            started.append(start_outside(bench, chunk))
-            del chunk
-            if len(started) >= CHUNKS_STARTED:
-                stage_oldest()
+            # read; the oldest is finished and staged once CHUNKS_STARTED are waiting (memory stays bounded). The
+            # rows are acyclic: the cyclic collector, which would walk every row held, is paused within a chunk
+            with gc_paused():
+                chunk = list(islice(it, CHUNK_ROWS))
+                if not chunk:
+                    break
+                started.append(start_outside(bench, chunk))
+                del chunk
+                if len(started) >= CHUNKS_STARTED:
+                    stage_oldest()
         while started:
-            stage_oldest()
+            with gc_paused():
+                stage_oldest()
         runs: list[ImportedRun] = []
         hashes: dict[str, str] = {}
         for (source, mode), grp in groups.items():

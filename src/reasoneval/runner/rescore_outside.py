@@ -73,7 +73,7 @@ def start_outside(bench: Benchmark, rows: Iterable[OutsideRow | DataError]) -> S
     got = started.got
     # Bulk JSON decoding allocates millions of acyclic objects; the cyclic collector would repeatedly traverse
     # them for nothing (reference counting frees them), so it is paused while the rows are read.
-    with _gc_paused():
+    with gc_paused():
         try:
             for row in rows:
                 if isinstance(row, DataError):
@@ -95,7 +95,8 @@ def start_outside(bench: Benchmark, rows: Iterable[OutsideRow | DataError]) -> S
 
 
 @contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused (bulk work on acyclic rows: reference counting frees them)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -121,7 +122,7 @@ class StartedOutside:
         ``options["judge"]``: a loaded judge backend or None; it is closed here."""
         got, sessions, views = self.got, self.sessions, self.views
         try:
-            with _gc_paused():
+            with gc_paused():
                 got.verdicts = [[finish() for finish in finishers] for finishers in self.pending]
         finally:
             if self.batch is not None:
