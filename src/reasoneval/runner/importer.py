@@ -89,7 +89,8 @@ def prov_origin(spec: RunSpec) -> dict[str, Any]:
 CHUNK_ROWS = 2000
 #: chunks a streamed import has read and started scoring before it waits for the oldest one's verdicts (their
 #: SymPy work goes on in the sandbox while the next ones are read): at most CHUNK_ROWS * CHUNKS_STARTED rows held
-CHUNKS_STARTED = 4
+#: (~20 MB a chunk of KOR-Bench raw outputs; a release's distinct LaTeX answers are in its first ~8 chunks)
+CHUNKS_STARTED = 8
 
 
 def import_rows(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRow | DataError],
@@ -210,20 +211,17 @@ def _import_streamed(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRo
 
     try:
         it = iter(rows)
-        while True:
-            # the chunk's verdicts are started (SymPy works on them in the background) while the next chunks are
-            # read; the oldest is finished and staged once CHUNKS_STARTED are waiting (memory stays bounded). The
-            # rows are acyclic: the cyclic collector, which would walk every row held, is paused within a chunk
-            with gc_paused():
-                chunk = list(islice(it, CHUNK_ROWS))
-                if not chunk:
-                    break
+        # the rows are acyclic, freed by reference counting as they are staged: the cyclic collector, which would
+        # walk every row held each time it ran (a third of the reading time), is paused while they are read
+        with gc_paused():
+            # each chunk's verdicts are started (SymPy works on them in the background) while the next chunks are
+            # read; the oldest is finished and staged once CHUNKS_STARTED are waiting (memory stays bounded)
+            while chunk := list(islice(it, CHUNK_ROWS)):
                 started.append(start_outside(bench, chunk))
                 del chunk
                 if len(started) >= CHUNKS_STARTED:
                     stage_oldest()
-        while started:
-            with gc_paused():
+            while started:
                 stage_oldest()
         runs: list[ImportedRun] = []
         hashes: dict[str, str] = {}
