@@ -1,6 +1,6 @@
 """Benchmark: re-score the 30 official KOR-Bench raw-output files (7,500 items) in official mode.
 
-    python bench/korbench_rescore.py [--outputs DIR] [--repeat N] [--json]
+    python bench/korbench_rescore.py [--outputs DIR] [--repeat N] [--json] [--official KORBENCH] [--src DIR]
 
 Each measurement runs in a fresh child process (its own sandbox workers, empty in-memory caches):
 
@@ -61,6 +61,7 @@ from pathlib import Path
 from machine import speed_probe  # bench/machine.py
 
 REPO = Path(__file__).resolve().parent.parent
+SRC = REPO / "src"  # the package measured (``--src``: another tree's, for before/after in the same minutes)
 
 
 def _default_outputs() -> Path:
@@ -70,7 +71,7 @@ def _default_outputs() -> Path:
 
 
 def child(outputs: str, passes: int) -> None:
-    sys.path.insert(0, str(REPO / "src"))
+    sys.path.insert(0, str(SRC))
     from reasoneval.benchmarks.korbench.latex_seed import SEED_PATH
     from reasoneval.benchmarks.korbench.rescore import Rescorer
     from reasoneval.scoring.latexcmp import LatexCanonicalizer
@@ -94,7 +95,7 @@ def child(outputs: str, passes: int) -> None:
 
 def run_child(outputs: Path, cache: Path, passes: int) -> list[dict[str, float]]:
     env = dict(os.environ, REASONEVAL_CACHE_DIR=str(cache))
-    cmd = [sys.executable, __file__, "--child", "--outputs", str(outputs), "--passes", str(passes)]
+    cmd = [sys.executable, __file__, "--child", "--outputs", str(outputs), "--passes", str(passes), "--src", str(SRC)]
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -106,7 +107,7 @@ def cli_cold(outputs: Path) -> dict[str, float | str]:
         home, cache = Path(d) / "home", Path(d) / "cache"
         home.mkdir()
         env = dict(os.environ, HOME=str(home), REASONEVAL_CACHE_DIR=str(cache))
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO / "src"), env.get("PYTHONPATH")]))
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
         script = Path(sys.executable).with_name("reasoneval")  # the console script, as a user runs it
         cmd = [str(script)] if script.exists() else [sys.executable, "-m", "reasoneval"]
         cmd += ["rescore", "korbench", str(outputs), "--jsonl"]
@@ -155,9 +156,14 @@ def main() -> int:
                     help="the official evaluator's items/s measured in the same minutes: prints our CLI's ratio to it")
     ap.add_argument("--official", type=Path, default=None, metavar="KORBENCH",
                     help="a KOR-Bench checkout or bare git dir: run its evaluator beside each CLI run, interleaved")
+    ap.add_argument("--src", type=Path, default=None, metavar="DIR",
+                    help="measure the package in DIR (another tree's src/) instead of this checkout's")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--passes", type=int, default=1, help=argparse.SUPPRESS)
     a = ap.parse_args()
+    global SRC
+    if a.src is not None:
+        SRC = a.src.resolve()
     if a.child:
         child(a.outputs, a.passes)
         return 0
