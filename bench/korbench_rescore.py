@@ -1,6 +1,6 @@
 """Benchmark: re-score the 30 official KOR-Bench raw-output files (7,500 items) in official mode.
 
-    python bench/korbench_rescore.py [--outputs DIR] [--repeat N] [--json]
+    python bench/korbench_rescore.py [--outputs DIR] [--repeat N] [--json] [--official KORBENCH] [--src DIR]
 
 Each measurement runs in a fresh child process (its own sandbox workers, empty in-memory caches):
 
@@ -24,6 +24,20 @@ import) before the CLI's own imports (then a fork server; when the sandbox worke
 each worker imported SymPy itself, ~0.55 s of CPU each on the same 2 cores as the CLI: the regression of issue
 38; since then the LaTeX pool forks its workers from one zygote interpreter that imports SymPy once). Cold went 3.05 s -> 2.3 s -> 1.9 s -> 1.55 s. What is left: ~0.6 s until the
 workers are ready (the import), then ~0.7 s of parsing and ~90 simplifies on 2 workers.
+
+Measured again 2026-12-03 (issue 38; other sessions kept the load at 2.5-5 on the 2 cores, so every figure is
+~2-3x a quiet machine's): the in-process runs computed 196 strings because this bench built a bare
+``LatexCanonicalizer()``, which reads no seed since the seed moved to ``benchmarks/korbench`` (the CLI read it all
+along: 151 strings); fixed. CPU of one cold CLI run (whole process tree, user+sys): main process ~1.8-2.1 s
+(imports 0.47 s without .pyc, 0.24 s with -- typer 0.29 imports pydantic for its parameters --; reading the
+52 MB 0.21 s; judging), SymPy zygote ~1 s, workers ~3.8 s: parsing ~2 s (about half is each worker building
+ANTLR's DFA, ~0.6 s the LL re-parses of the 9 strings that fail), 92 simplifies ~1.5 s. Cut since: the zygote
+no longer imports ``sympy.physics.units`` (``latexparse.defer_units``, ~0.2 s before the workers are ready),
+JSON lines read through a 1 MiB buffer and decoded as UTF-8 before ``json.loads``. Interleaved with the
+official evaluator (``/tmp`` before/after trees, load 3.5-5): CLI CPU 5.4-6.7 s -> 5.2-5.7 s, ratio per pair
+median 2.63x -> 2.84x and (without PYTHONDONTWRITEBYTECODE, .pyc written) 3.20x -> 3.60x; same
+``--jsonl`` sha256 f618fee17627a259. The next cut would have to be SymPy's own work (a pre-filter proving a
+response unequal to its gold before ``simplify``), not done: it must be shown never to change a verdict.
 Give ``--reference`` the official evaluator's items/s measured in the same minutes to print the ratio, or
 ``--official KORBENCH`` (a checkout of KOR-Bench/KOR-Bench or its bare git directory, as ``fetch`` gives it):
 the official evaluator is then run end to end beside each CLI run, interleaved (a fresh interpreter importing
@@ -47,6 +61,7 @@ from pathlib import Path
 from machine import speed_probe  # bench/machine.py
 
 REPO = Path(__file__).resolve().parent.parent
+SRC = REPO / "src"  # the package measured (``--src``: another tree's, for before/after in the same minutes)
 
 
 def _default_outputs() -> Path:
@@ -56,11 +71,13 @@ def _default_outputs() -> Path:
 
 
 def child(outputs: str, passes: int) -> None:
-    sys.path.insert(0, str(REPO / "src"))
+    sys.path.insert(0, str(SRC))
+    from reasoneval.benchmarks.korbench.latex_seed import SEED_PATH
     from reasoneval.benchmarks.korbench.rescore import Rescorer
     from reasoneval.scoring.latexcmp import LatexCanonicalizer
 
-    lc = LatexCanonicalizer()  # cache dir from REASONEVAL_CACHE_DIR
+    # cache dir from REASONEVAL_CACHE_DIR; the packaged gold seed read as the CLI's canonicalizer() reads it
+    lc = LatexCanonicalizer(seeds=(SEED_PATH,))
     runs = []
     for _ in range(passes):
         t = time.perf_counter()
@@ -78,7 +95,7 @@ def child(outputs: str, passes: int) -> None:
 
 def run_child(outputs: Path, cache: Path, passes: int) -> list[dict[str, float]]:
     env = dict(os.environ, REASONEVAL_CACHE_DIR=str(cache))
-    cmd = [sys.executable, __file__, "--child", "--outputs", str(outputs), "--passes", str(passes)]
+    cmd = [sys.executable, __file__, "--child", "--outputs", str(outputs), "--passes", str(passes), "--src", str(SRC)]
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -90,7 +107,7 @@ def cli_cold(outputs: Path) -> dict[str, float | str]:
         home, cache = Path(d) / "home", Path(d) / "cache"
         home.mkdir()
         env = dict(os.environ, HOME=str(home), REASONEVAL_CACHE_DIR=str(cache))
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO / "src"), env.get("PYTHONPATH")]))
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
         script = Path(sys.executable).with_name("reasoneval")  # the console script, as a user runs it
         cmd = [str(script)] if script.exists() else [sys.executable, "-m", "reasoneval"]
         cmd += ["rescore", "korbench", str(outputs), "--jsonl"]
@@ -139,9 +156,14 @@ def main() -> int:
                     help="the official evaluator's items/s measured in the same minutes: prints our CLI's ratio to it")
     ap.add_argument("--official", type=Path, default=None, metavar="KORBENCH",
                     help="a KOR-Bench checkout or bare git dir: run its evaluator beside each CLI run, interleaved")
+    ap.add_argument("--src", type=Path, default=None, metavar="DIR",
+                    help="measure the package in DIR (another tree's src/) instead of this checkout's")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--passes", type=int, default=1, help=argparse.SUPPRESS)
     a = ap.parse_args()
+    global SRC
+    if a.src is not None:
+        SRC = a.src.resolve()
     if a.child:
         child(a.outputs, a.passes)
         return 0

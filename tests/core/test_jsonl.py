@@ -41,3 +41,30 @@ def test_unreadable_file(tmp_path: Path) -> None:
     assert n == 0 and isinstance(err, DataError) and str(err).startswith(f"{missing}: cannot open")
     with pytest.raises(DataError, match="cannot open"):
         list(iter_jsonl(missing, DataError))
+
+
+@pytest.mark.parametrize("line", [
+    b'{"a": "x\\u00e9\\ud83d\\ude00", "b": [1, 2.5, null]}',  # escapes, non-ASCII through escapes
+    '{"a": "é 漢字 😀"}'.encode(),  # raw UTF-8
+    b'\xef\xbb\xbf{"a": 1}',  # a BOM: json.loads' own utf-8-sig path
+    '{"a": 1}'.encode("utf-16"), '{"a": 1}'.encode("utf-16-le"), '{"a": 1}'.encode("utf-32-be"),
+    b'{"a": "\xed\xa0\x80"}',  # an encoded lone surrogate: json.loads' 'surrogatepass' decodes it
+    b'{"a": "\xff"}', b'{"a": \xc3}', b'{"a": }', b'{"a": "\xc3\xa9"',  # invalid UTF-8 / JSON
+])
+def test_lines_decode_as_json_loads_decodes_them(tmp_path: Path, line: bytes) -> None:
+    """Lines are decoded before ``json.loads`` where that is the same text it would make of the bytes: every
+    object and every error message is the one ``json.loads`` on the bytes gives."""
+    import json
+
+    try:
+        want: object = json.loads(line + b"\n")  # the bytes the reader had json.loads decode before
+    except ValueError as e:
+        want = f"{type(e).__name__}: {e}"
+    got = list(iter_jsonl_tolerant(_write(tmp_path / "r.jsonl", line + b"\n"), DataError))
+    assert len(got) == 1
+    if isinstance(want, str):
+        assert isinstance(got[0][1], DataError)
+        cause = got[0][1].__cause__
+        assert f"{type(cause).__name__}: {cause}" == want
+    else:
+        assert got[0][1] == want

@@ -189,3 +189,32 @@ def test_converter_imported_without_quantum_parses_bra_ket_like_sympy() -> None:
     assert ours[2:-1] == plain
     assert "Bra(" in plain[0] and "Ket(" in plain[1]
     assert ours[-1] is True  # imported on the first bra-ket answer
+
+
+def test_units_deferred_simplify_gives_what_it_gives_with_sympy_units_imported() -> None:
+    """A LaTeX worker defers ``sympy.physics.units`` (``defer_units``, run by the pool's set-up): ``simplify`` of
+    every seeded gold and warm-up expression gives the canonical form it gives with the real module imported, the
+    module is not imported by it, and asking the stand-in for anything else imports and installs the real one."""
+    golds = sorted({e for (k, e), c in latexcmp.seed_rows([SEED_PATH]).items() if k == "canon" and c.ok})
+    exprs = [*golds, *latexcmp._WARMUP_EXPRS]
+    assert len(golds) >= 40
+    canon = ("[sympy.srepr(sympy.simplify(latexparse.parse_latex(s))) for s in " + repr(exprs) + "]")
+    ours = _srepr_in_fresh_interpreter(
+        "import json, sys, sympy\n"
+        "from reasoneval.scoring import latexcmp, latexparse\n"
+        "assert latexcmp.DEFER_UNITS == 'reasoneval.scoring.latexparse:defer_units'\n"
+        "latexparse.defer_units()\n"
+        f"out = {canon}\n"
+        "deferred = type(sys.modules['sympy.physics.units']).__name__\n"
+        "from sympy.physics.units import meter\n"
+        "import sympy.physics.units.systems\n"
+        "real = sys.modules['sympy.physics.units']\n"
+        "print(json.dumps([out, deferred, type(meter).__name__, real.meter is meter,\n"
+        "                  sys.modules['sympy.physics'].units is real, hasattr(real, '__path__')]))\n")
+    plain = _srepr_in_fresh_interpreter(
+        "import json, sympy, sympy.physics.units\n"
+        "from reasoneval.scoring import latexparse\n"
+        f"print(json.dumps({canon}))\n")
+    assert ours[0] == plain
+    assert ours[1] == "_UnitsOnDemand"  # simplify ran on every expression without importing the module
+    assert ours[2:] == ["Quantity", True, True, True]

@@ -27,6 +27,11 @@ MAX_LINE_BYTES = 64 << 20
 MakeError = Callable[[Path, "int | None", str], Exception]
 
 
+#: bytes read from the file at a time: raw-output lines are a few KiB, so the default 8 KiB buffer reads most lines
+#: in several calls; 1 MiB reads a release's 650 MB in a quarter of the time
+READ_BUFFER = 1 << 20
+
+
 class TooDeep(ValueError):
     """JSON nested deeper than the parser goes (Python's recursion limit)."""
 
@@ -58,7 +63,7 @@ def iter_jsonl_tolerant(path: str | Path, make_error: Callable[[Path, int | None
     ``(0, make_error(path, None, ...))``."""
     p = Path(path)
     try:
-        fh = p.open("rb")
+        fh = p.open("rb", buffering=READ_BUFFER)
     except OSError as e:
         yield 0, _error(make_error, p, None, f"cannot open: {e.strerror}", e)
         return
@@ -82,7 +87,7 @@ def iter_jsonl_tolerant(path: str | Path, make_error: Callable[[Path, int | None
             if not line.strip():
                 continue
             try:
-                rec = json_value(line)
+                rec = json_value(_as_text(line))
             except TooDeep as e:
                 yield lineno, _error(make_error, p, lineno, str(e), e)
                 continue
@@ -97,6 +102,19 @@ def iter_jsonl_tolerant(path: str | Path, make_error: Callable[[Path, int | None
                 yield lineno, make_error(p, lineno, f"expected a JSON object, got {type(rec).__name__}")
                 continue
             yield lineno, rec
+
+
+def _as_text(line: bytes) -> str | bytes:
+    """The line decoded as UTF-8 when ``json.loads`` would decode it so (no BOM, none of the NUL bytes of UTF-16
+    or UTF-32 in its first four) and it is valid UTF-8: the same text ``json.loads`` makes of the bytes (its
+    'surrogatepass' decoding differs only on input strict UTF-8 rejects), a third faster. Otherwise the bytes,
+    which ``json.loads`` decodes, or rejects, as ever."""
+    if line.startswith(b"\xef\xbb\xbf") or b"\x00" in line[:4]:
+        return line
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return line
 
 
 def _skip_line(fh: Any) -> int:

@@ -17,7 +17,7 @@ against what it was imported with (:mod:`reasoneval.store.imported`).
 from __future__ import annotations
 
 import gc
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
@@ -38,7 +38,7 @@ from ..store.imported import (
 )
 from ..store.sqlite import RunStore
 from .engine import SCORER
-from .rescore_outside import OutsideScores, score_outside
+from .rescore_outside import OutsideScores, StartedOutside, gc_paused, score_outside, start_outside
 from .spec import RunSpec
 
 
@@ -87,6 +87,10 @@ def prov_origin(spec: RunSpec) -> dict[str, Any]:
 
 #: rows scored and staged at a time by a streamed import (the memory it holds does not grow with the files)
 CHUNK_ROWS = 2000
+#: chunks a streamed import has read and started scoring before it waits for the oldest one's verdicts (their
+#: SymPy work goes on in the sandbox while the next ones are read): at most CHUNK_ROWS * CHUNKS_STARTED rows held
+#: (~20 MB a chunk of KOR-Bench raw outputs; a release's distinct LaTeX answers are in its first ~8 chunks)
+CHUNKS_STARTED = 8
 
 
 def import_rows(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRow | DataError],
@@ -187,24 +191,38 @@ def _import_streamed(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRo
     groups: dict[tuple[str, str], _Group] = {}
     errors: list[DataError] = []
     staging = ImportStaging(store)
+    started: deque[StartedOutside] = deque()
+
+    def stage_oldest() -> None:
+        got = started.popleft().finish(options)
+        errors.extend(got.errors)
+        by: dict[int, list[ImportRow]] = defaultdict(list)
+        for row, verdicts in zip(got.rows, got.verdicts, strict=True):
+            grp = groups.get(key := _group_key(row)) or groups.setdefault(key, _Group(len(groups)))
+            grp.files.add(_source_file(row))
+            grp.subsets.add(row.item.subset)
+            grp.protocol = grp.protocol or row.protocol
+            grp.rows += 1
+            prompts = [None] * len(row.earlier) + [row.prompt]
+            by[grp.g].append((row.item, _sample_of(grp.seen, row),
+                              list(zip(prompts, [*row.earlier, row.completion], verdicts, strict=True))))
+        for g, staged in by.items():
+            staging.add(g, staged, SCORER)
+
     try:
         it = iter(rows)
-        while chunk := list(islice(it, CHUNK_ROWS)):
-            got = score_outside(bench, chunk, options)
-            errors.extend(got.errors)
-            by: dict[int, list[ImportRow]] = defaultdict(list)
-            for row, verdicts in zip(got.rows, got.verdicts, strict=True):
-                grp = groups.get(key := _group_key(row)) or groups.setdefault(key, _Group(len(groups)))
-                grp.files.add(_source_file(row))
-                grp.subsets.add(row.item.subset)
-                grp.protocol = grp.protocol or row.protocol
-                grp.rows += 1
-                prompts = [None] * len(row.earlier) + [row.prompt]
-                by[grp.g].append((row.item, _sample_of(grp.seen, row),
-                                  list(zip(prompts, [*row.earlier, row.completion], verdicts, strict=True))))
-            for g, staged in by.items():
-                staging.add(g, staged, SCORER)
-            del chunk, got, by
+        # the rows are acyclic, freed by reference counting as they are staged: the cyclic collector, which would
+        # walk every row held each time it ran (a third of the reading time), is paused while they are read
+        with gc_paused():
+            # each chunk's verdicts are started (SymPy works on them in the background) while the next chunks are
+            # read; the oldest is finished and staged once CHUNKS_STARTED are waiting (memory stays bounded)
+            while chunk := list(islice(it, CHUNK_ROWS)):
+                started.append(start_outside(bench, chunk))
+                del chunk
+                if len(started) >= CHUNKS_STARTED:
+                    stage_oldest()
+            while started:
+                stage_oldest()
         runs: list[ImportedRun] = []
         hashes: dict[str, str] = {}
         for (source, mode), grp in groups.items():
@@ -221,6 +239,9 @@ def _import_streamed(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRo
             runs.append(ImportedRun(plan.run_id, source, mode, grp.rows, n, False, plan.prov, name, grp.protocol))
         return ImportResult(runs, errors)
     finally:
+        for left in started:  # an error on the way: their background work is not waited for
+            if left.batch is not None:
+                left.batch.close()
         staging.close()
 
 

@@ -14,15 +14,16 @@ is read) supplies a ``batch_scorer``; the verdicts are the same.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import gc
 import typing
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.benchmark import Benchmark, OutsideRow, ScoredRow, Turn, decided
+from ..core.benchmark import BatchScorer, Benchmark, OutsideRow, ScoredRow, Turn, decided
 from ..core.errors import DataError
 from ..core.response import Response
 from ..core.values import Completion, Prompt, Verdict
@@ -61,46 +62,86 @@ def score_outside(bench: Benchmark, rows: Iterable[OutsideRow | DataError], opti
     """Every turn of every row through the scoring session (the response view and the scorer, batched when
     the benchmark has a batch scorer: work is started as rows are read, finished at the end), then the judge
     gate on final turns. ``options["judge"]``: a loaded judge backend or None; it is closed here."""
-    got = OutsideScores()
-    batch = bench.batch_scorer()
-    sessions: dict[str, ScoringSession] = {}
-    pending: list[list[Callable[[], Verdict]]] = []
-    views: list[Response] = []  # of final turns, for the judge
+    return start_outside(bench, rows).finish(options)
+
+
+def start_outside(bench: Benchmark, rows: Iterable[OutsideRow | DataError]) -> StartedOutside:
+    """The first half of :func:`score_outside`: ``rows`` read, viewed and their verdicts started (a batch
+    scorer's slow parts, e.g. SymPy in the sandbox, go on in the background); :meth:`StartedOutside.finish`
+    makes the verdicts. A streamed import starts the next rows while earlier ones are still being finished."""
+    started = StartedOutside(bench, bench.batch_scorer())
+    got = started.got
     # Bulk JSON decoding allocates millions of acyclic objects; the cyclic collector would repeatedly traverse
     # them for nothing (reference counting frees them), so it is paused while the rows are read.
-    gc_was_enabled = gc.isenabled()
+    with gc_paused():
+        try:
+            for row in rows:
+                if isinstance(row, DataError):
+                    got.errors.append(row)
+                    continue
+                got.rows.append(row)
+                sessions = started.sessions
+                session = sessions.get(row.mode) or sessions.setdefault(row.mode, ScoringSession(bench, row.mode))
+                view = session.view(row.completion)
+                started.views.append(view)
+                started.pending.append([*(session.score_later(started.batch, row.item, earlier)
+                                          for earlier in row.earlier),
+                                        session.score_later(started.batch, row.item, row.completion, view)])
+        except BaseException:
+            if started.batch is not None:
+                started.batch.close()
+            raise
+    return started
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused (bulk work on acyclic rows: reference counting frees them)."""
+    was_enabled = gc.isenabled()
     gc.disable()
     try:
-        for row in rows:
-            if isinstance(row, DataError):
-                got.errors.append(row)
-                continue
-            got.rows.append(row)
-            session = sessions.get(row.mode) or sessions.setdefault(row.mode, ScoringSession(bench, row.mode))
-            view = session.view(row.completion)
-            views.append(view)
-            pending.append([*(session.score_later(batch, row.item, earlier) for earlier in row.earlier),
-                            session.score_later(batch, row.item, row.completion, view)])
-        got.verdicts = [[finish() for finish in finishers] for finishers in pending]
+        yield
     finally:
-        if gc_was_enabled:
+        if was_enabled:
             gc.enable()
-        if batch is not None:
-            batch.close()
-    judge = options.get("judge")
-    if not any(session.may_judge for session in sessions.values()):  # no answer can go to a judge
-        if judge is not None:
-            asyncio.run(judge.aclose())
+
+
+@dataclass
+class StartedOutside:
+    """Rows read and their verdicts started (:func:`start_outside`), not yet finished."""
+
+    bench: Benchmark
+    batch: BatchScorer | None
+    got: OutsideScores = field(default_factory=OutsideScores)
+    sessions: dict[str, ScoringSession] = field(default_factory=dict)
+    pending: list[list[Callable[[], Verdict]]] = field(default_factory=list)
+    views: list[Response] = field(default_factory=list)  # of final turns, for the judge
+
+    def finish(self, options: Mapping[str, Any]) -> OutsideScores:
+        """The verdicts (waiting for the batch scorer's background work), then the judge gate on final turns.
+        ``options["judge"]``: a loaded judge backend or None; it is closed here."""
+        got, sessions, views = self.got, self.sessions, self.views
+        try:
+            with gc_paused():
+                got.verdicts = [[finish() for finish in finishers] for finishers in self.pending]
+        finally:
+            if self.batch is not None:
+                self.batch.close()
+        self.pending = []
+        judge = options.get("judge")
+        if not any(session.may_judge for session in sessions.values()):  # no answer can go to a judge
+            if judge is not None:
+                asyncio.run(judge.aclose())
+            return got
+        if judge is None:  # the answers the gate sends to the judge are judge-missing
+            finals = [sessions[row.mode].after_judge(row.item, row.completion, views[i], got.verdicts[i][-1], None)
+                      for i, row in enumerate(got.rows)]
+        else:
+            finals = asyncio.run(_judge_finals(sessions, got, views, judge,
+                                               int(options.get("judge_concurrency") or 16)))
+        for turn_verdicts, final in zip(got.verdicts, finals, strict=True):
+            turn_verdicts[-1] = final
         return got
-    if judge is None:  # the answers the gate sends to the judge are judge-missing
-        finals = [sessions[row.mode].after_judge(row.item, row.completion, views[i], got.verdicts[i][-1], None)
-                  for i, row in enumerate(got.rows)]
-    else:
-        finals = asyncio.run(_judge_finals(sessions, got, views, judge,
-                                           int(options.get("judge_concurrency") or 16)))
-    for turn_verdicts, final in zip(got.verdicts, finals, strict=True):
-        turn_verdicts[-1] = final
-    return got
 
 
 async def _judge_finals(sessions: Mapping[str, ScoringSession], got: OutsideScores, views: list[Response],

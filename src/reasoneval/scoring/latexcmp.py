@@ -36,10 +36,12 @@ from typing import Any
 from .sandbox import BudgetExhausted, RemoteError, SandboxPool, SandboxTimeout, WorkerCrashed
 
 # latexparse imports SymPy's LaTeX converter itself, without its bra-ket import (latexparse.import_converter);
-# the last four are what SymPy imports lazily on the first ``simplify`` / ``Add`` / ``log`` / relational of a
-# worker (measured on the KOR-Bench answers): imported by a worker before it is ready, not during its first task
-PRELOAD = ("sympy", "sympy.parsing.latex", "reasoneval.scoring.latexparse", "sympy.physics.units",
+# the last three are what SymPy imports lazily on the first ``Add`` / ``log`` / relational of a worker (measured
+# on the KOR-Bench answers): imported by a worker before it is ready, not during its first task. The fourth,
+# ``simplify``'s ``sympy.physics.units``, is deferred by this warm-up (run after the imports, before ready)
+PRELOAD = ("sympy", "sympy.parsing.latex", "reasoneval.scoring.latexparse",
            "sympy.tensor.tensor", "sympy.sets.setexpr", "sympy.assumptions.wrapper")
+DEFER_UNITS = "reasoneval.scoring.latexparse:defer_units"
 MAX_CANON_CHARS = 4000  # longer canonical forms are stored as a digest
 _SCHEMA = 1
 
@@ -322,7 +324,7 @@ class LatexCanonicalizer:
                     preload=PRELOAD,
                     memory_limit_mb=self._memory_limit_mb,
                     default_timeout=self.timeout,
-                    warmup=(f"{__name__}:warm_up",) if self.warm_up else (),
+                    warmup=(DEFER_UNITS, *((f"{__name__}:warm_up",) if self.warm_up else ())),
                     shared_imports=True,  # SymPy imported once, by the zygote the workers are forked from
                 )
             return self._pool

@@ -66,6 +66,44 @@ def import_converter() -> types.ModuleType:
 
 import_converter()  # at import: this module is preloaded by the sandbox workers in SymPy's stead
 
+_UNITS = "sympy.physics.units"
+
+
+class _NoQuantity:
+    """``simplify``'s ``Quantity`` before ``sympy.physics.units`` is imported: ``simplify`` asks
+    ``expr.has(Quantity)`` of every expression, and no expression parsed from LaTeX holds a physical quantity
+    (the parser never builds one), so the answer is False with either class."""
+
+
+class _UnitsOnDemand(types.ModuleType):
+    """``sympy.physics.units`` until something other than ``simplify``'s ``Quantity`` check asks for it: any other
+    name imports the real module, which takes this one's place in ``sys.modules`` (and on ``sympy.physics``)."""
+
+    Quantity = _NoQuantity
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # the import system's questions (``__path__``: ``from ... import`` asks it)
+            raise AttributeError(name)
+        return getattr(_real_units(self), name)
+
+
+def _real_units(stand_in: types.ModuleType) -> types.ModuleType:
+    if sys.modules.get(_UNITS) is stand_in:
+        del sys.modules[_UNITS]
+    real = importlib.import_module(_UNITS)
+    physics = sys.modules.get("sympy.physics")
+    if physics is not None and getattr(physics, "units", None) is stand_in:
+        physics.units = real  # type: ignore[attr-defined]
+    return real
+
+
+def defer_units() -> None:
+    """``sympy.physics.units`` (a fifth of SymPy's start-up, ~0.2 s) is imported by ``simplify``'s first call only
+    to ask whether the expression holds a ``Quantity``; in a sandbox worker it is a :class:`_UnitsOnDemand` until
+    anything else is asked of it. Nothing to do where it is imported already."""
+    if _UNITS not in sys.modules:
+        sys.modules[_UNITS] = _UnitsOnDemand(_UNITS)
+
 _SLL: tuple[Any, ...] | None = None
 
 

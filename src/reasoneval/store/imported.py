@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.hashing import canonical_json
 from ..core.safetext import storable_json
 from ..core.values import Completion, Item, Prompt, Verdict
 from .errors import STORE_ERRORS, describe
@@ -32,6 +33,7 @@ from .sqlite import INSERT_COMPLETION, INSERT_VERDICT, RunStore, _detail_json, _
 from .statements import INSERT_PROMPT, PROMPT_HASH, PROMPT_JSON, shared_prompt
 
 _EMPTY = Prompt()
+_EMPTY_JSON = canonical_json(_EMPTY.to_json())  # a row's prompt until its own is put in (made once, not per row)
 ITEMS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS items (
   run_id TEXT, item_key TEXT, item_json TEXT,
@@ -77,7 +79,8 @@ def _run_rows(run_id: str, rows: Iterable[ImportRow], scorer: str, prompt_hashes
         if item.key not in items:
             items[item.key] = _item_json(item)
         for t, (p, c, v) in enumerate(turns):
-            row, _ = RunStore._rows(run_id, item.key, sample, t, "answer", item.subset, _EMPTY, "", c, False)
+            row, _ = RunStore._rows(run_id, item.key, sample, t, "answer", item.subset, _EMPTY, "", c, False,
+                                    _EMPTY_JSON)
             if p is not None and p != _EMPTY:  # the same prompt recurs across a release's models: stored once
                 try:
                     h = prompt_hashes.get(p)

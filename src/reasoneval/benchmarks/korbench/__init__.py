@@ -8,13 +8,14 @@ Modules: ``data`` (release loader), ``prompts`` (official templates, byte-identi
 
 
 def prestart(argv: list[str]) -> None:
-    """``reasoneval rescore korbench``: start the SymPy sandbox workers before the CLI's own imports.
+    """``reasoneval rescore korbench`` and ``reasoneval import korbench``: start the SymPy sandbox workers before
+    the CLI's own imports.
 
     SymPy's import (~0.55 s on 2 cores) happens in the workers; starting it before the CLI's imports (~0.2 s)
     and the reading of the files lets the import overlap them. Skipped when the on-disk LaTeX cache already
     holds answers (a warm run may need no worker at all).
     """
-    if argv[:1] != ["rescore"]:
+    if argv[:1] not in (["rescore"], ["import"]):
         return
     from ...scoring import latexcmp
     from .latex_seed import canonicalizer
