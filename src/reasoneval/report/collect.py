@@ -70,19 +70,21 @@ def slim_rows(store: RunStore, run_id: str, scorer: str = "default") -> list[Sco
     single-turn protocol) is read without an index of its rows: turn 0 of an (item, sample) is stored once."""
     rows: list[SlimRow] = []
     where: dict[tuple[str, int], SlimRow] | None = None  # made at the first later turn
-    counts = Counts()
-    # no Completion made: two flags of each text (store.compact)
-    for answer in store.compact_answers(run_id, scorer):
-        if where is None and answer.turn != 0:
-            where = {(slim.item_key, slim.sample): slim for slim in rows}
-        row = None if where is None else where.get((answer.item_key, answer.sample))
-        if row is not None:
-            row.then_compact(answer, counts)
+    # no Completion made: two flags of each text (store.compact), each row made of the stored fields at once
+    answers = store.compact_answers(run_id, scorer, SlimRow.maker(Counts()))
+    add = rows.append
+    for row, turn in answers:
+        if turn == 0 and where is None:  # every single-turn protocol: nothing else to do
+            add(row)
             continue
-        row = SlimRow.compact(answer, counts)
-        rows.append(row)
-        if where is not None:
-            where[(answer.item_key, answer.sample)] = row
+        if where is None:
+            where = {(slim.item_key, slim.sample): slim for slim in rows}
+        first = where.get((row.item_key, row.sample))
+        if first is not None:
+            first.then_row(row)
+            continue
+        add(row)
+        where[(row.item_key, row.sample)] = row
     return list[ScoredRow](rows)
 
 
