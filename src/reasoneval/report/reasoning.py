@@ -84,7 +84,7 @@ class Figures:
                 where[r.subset] = len(self.subsets)
                 self.subsets.append(r.subset)
             self.subset.append(where[r.subset])
-            self.flags.append(_ERROR * (r.final.completion.error is not None)
+            self.flags.append(_ERROR * (r.final.error is not None)
                               | _CORRECT * bool(v and v.outcome is Outcome.CORRECT)
                               | _TRUNCATED * any(t.cut_off for t in turns)
                               | _REASONING * any(_reasoned(t) for t in turns))
