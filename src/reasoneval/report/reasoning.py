@@ -42,6 +42,16 @@ class _Column:
         self.values: array[Any] | None = None
         self.n = 0
 
+    @classmethod
+    def of(cls, kind: str, unknown: Any, xs: list[Any]) -> _Column:
+        """The column of ``xs`` (None: not known), as appending each would make it."""
+        col = cls(kind, unknown)
+        if all(x is None for x in xs):
+            col.n = len(xs)
+        else:
+            col.values = array(kind, [unknown if x is None else x for x in xs])
+        return col
+
     def append(self, x: Any) -> None:
         if x is None:
             x = self.unknown
@@ -68,6 +78,9 @@ class Figures:
         self.reasoning_tokens, self.answer_tokens = _Column("q", _UNKNOWN), _Column("q", _UNKNOWN)
         self.output_tokens = _Column("q", _UNKNOWN)
         self.ttft, self.latency = _Column("d", math.nan), _Column("d", math.nan)
+        if single_turn_slim(rows):  # the tables' rows of a one-turn protocol: column by column
+            self._slim_columns(rows)  # type: ignore[arg-type]
+            return
         for r in rows:
             if isinstance(r, SlimRow) and not r.earlier:  # one turn, read for the tables: its fields directly
                 self._slim(r, where)
@@ -113,6 +126,26 @@ class Figures:
         self.ttft.append(r.ttft_s)
         self.latency.append(r.latency_s)
 
+    def _slim_columns(self, rows: list[SlimRow]) -> None:
+        """The figures of one-turn compact rows, each column at once: what ``_slim`` of each row in turn makes."""
+        subsets = [r.subset for r in rows]
+        self.subsets = list(dict.fromkeys(subsets))
+        where = {s: i for i, s in enumerate(self.subsets)}
+        self.subset = array("I", [where[s] for s in subsets])
+        correct = Outcome.CORRECT
+        self.flags = bytearray([(_ERROR if r.error is not None else 0)
+                                | (_CORRECT if r.verdict is not None and r.verdict.outcome is correct else 0)
+                                | (_TRUNCATED if r.was_cut_off else 0) | (_REASONING if r.reasoned else 0)
+                                for r in rows])
+        rt = [r.reasoning_tokens for r in rows]
+        out = [r.completion_tokens for r in rows]
+        self.reasoning_tokens = _Column.of("q", _UNKNOWN, rt)
+        self.answer_tokens = _Column.of("q", _UNKNOWN, [o - t if t is not None and o is not None else None
+                                                         for t, o in zip(rt, out, strict=True)])
+        self.output_tokens = _Column.of("q", _UNKNOWN, out)
+        self.ttft = _Column.of("d", math.nan, [r.ttft_s for r in rows])
+        self.latency = _Column.of("d", math.nan, [r.latency_s for r in rows])
+
     def answered(self, subset: int | None = None) -> list[int]:
         """The rows (indices) that are not failed calls, of one subset or all."""
         return [i for i, f in enumerate(self.flags) if not f & _ERROR and (subset is None or self.subset[i] == subset)]
@@ -126,6 +159,12 @@ class Figures:
 
     def times(self, column: _Column, idx: list[int]) -> list[float]:
         return [x for x in (column[i] for i in idx) if not math.isnan(x)]
+
+
+def single_turn_slim(rows: list[ScoredRow]) -> bool:
+    """Whether every row is a one-turn compact row (:class:`~.slim.SlimRow` without earlier turns): the tables'
+    rows of every one-turn protocol, read a column at a time."""
+    return all(isinstance(r, SlimRow) and not r.earlier for r in rows)
 
 
 def _mean(xs: list[Any], digits: int = number_format.DIGITS) -> Any:
