@@ -7,7 +7,13 @@ whether the output carried reasoning (a reasoning field, or an inline section:
 definition; ``core.response.sql_*`` are the same tests as SQL). The text (and the reasoning) is still fetched and dropped:
 the fetch decodes it, so a text whose bytes were overwritten (no longer UTF-8) is the store's one-line error
 here as in every other read (~0.2 s of 62 runs' 108 MB of texts). No ``Completion`` or ``StoredCompletion``
-object is made per answer.
+object is made per answer, and with ``make`` not even a :class:`CompactAnswer`: the reader builds its own row of
+the stored fields (``report.slim.SlimRow.maker``).
+
+The rows come in stored order (rowid). A run whose rows lie together in the file (as a run or an import writes
+them: at most twice as many rowids as rows) is read along its rowid range, in that order already; otherwise
+through the run's index and sorted (runs written at once, their rows interleaved): the sort would copy every
+row with its text once more.
 
 The prompts are not read, but still checked to be JSON (a damaged one is the store's one-line error wherever a
 run is read): a prompt a row holds itself in SQLite, per row; a prompt of the ``prompts`` table once per store
