@@ -120,14 +120,10 @@ _UNSHOWN = frozenset({"samples", "seed", "limit", "limit_sample", "judge", "data
 
 def accuracy_of(v: RunView) -> tuple[float | None, int]:
     """Final-turn accuracy (percent, exact) over the scored answers (failed calls excluded), and their number."""
-    ok = n = 0
-    for row in v.rows:
-        final = row.final
-        if (final.error is not None
-                or (final.verdict is not None and final.verdict.outcome.value == "error")):
-            continue
-        n += 1
-        ok += bool(final.verdict is not None and final.verdict.correct)
+    finals = [row.final for row in v.rows]
+    scored = [t.verdict for t in finals
+              if t.error is None and (t.verdict is None or t.verdict.outcome.value != "error")]
+    n, ok = len(scored), sum(1 for verdict in scored if verdict is not None and verdict.correct)
     return (100.0 * ok / n if n else None), n
 
 

@@ -114,7 +114,7 @@ def run_stats(rows: list[ScoredRow], figs: reasoning.Figures | None = None) -> d
     # over the answered calls (a failed call has no usage); unknown usage (None: not reported, or not a valid
     # count) is left out of the sums and counted, never taken as 0
     calls = ptoks = ctoks = p_unknown = c_unknown = 0
-    if reasoning.single_turn_slim(rows):
+    if figs.single if figs is not None else reasoning.single_turn_slim(rows):
         errors, unans, truncated, calls, ptoks, ctoks, p_unknown, c_unknown = _slim_counts(rows)  # type: ignore[arg-type]
     else:
         for row in rows:

@@ -78,7 +78,9 @@ class Figures:
         self.reasoning_tokens, self.answer_tokens = _Column("q", _UNKNOWN), _Column("q", _UNKNOWN)
         self.output_tokens = _Column("q", _UNKNOWN)
         self.ttft, self.latency = _Column("d", math.nan), _Column("d", math.nan)
-        if single_turn_slim(rows):  # the tables' rows of a one-turn protocol: column by column
+        #: every row a one-turn compact row (``single_turn_slim``)
+        self.single = single_turn_slim(rows)
+        if self.single:  # the tables' rows of a one-turn protocol: column by column
             self._slim_columns(rows)  # type: ignore[arg-type]
             return
         for r in rows:
@@ -155,10 +157,12 @@ class Figures:
 
     def tokens(self, column: _Column, idx: list[int]) -> list[int]:
         """The known values of a token column over ``idx``."""
-        return [x for x in (column[i] for i in idx) if x != _UNKNOWN]
+        values = column.values
+        return [] if values is None else [x for x in (values[i] for i in idx) if x != _UNKNOWN]
 
     def times(self, column: _Column, idx: list[int]) -> list[float]:
-        return [x for x in (column[i] for i in idx) if not math.isnan(x)]
+        values = column.values
+        return [] if values is None else [x for x in (values[i] for i in idx) if not math.isnan(x)]
 
 
 def single_turn_slim(rows: list[ScoredRow]) -> bool:
@@ -194,18 +198,10 @@ def figures(rows: list[ScoredRow]) -> Figures:
 def stats(rows: list[ScoredRow], figs: Figures | None = None) -> dict[str, Any]:
     """Run-level figures for ``run_stats``: reasoning tokens, thinking time, truncation rate."""
     figs = figures(rows) if figs is None else figs
-    n_ok = truncated = 0
-    rt: list[int] = []
-    tt: list[float] = []
-    for i, f in enumerate(figs.flags):
-        if f & _ERROR:
-            continue
-        n_ok += 1
-        truncated += bool(f & _TRUNCATED)
-        if figs.reasoning_tokens[i] != _UNKNOWN:
-            rt.append(figs.reasoning_tokens[i])
-        if not math.isnan(figs.ttft[i]):
-            tt.append(figs.ttft[i])
+    ok = figs.answered()
+    n_ok, truncated = len(ok), figs.count(ok, _TRUNCATED)
+    rt: list[int] = figs.tokens(figs.reasoning_tokens, ok)
+    tt: list[float] = figs.times(figs.ttft, ok)
     return {"reasoning_tokens": sum(rt) if rt else None,
             "mean_reasoning_tokens": round(fmean(rt), 1) if rt else None,
             "mean_thinking_time_s": round(fmean(tt), 3) if tt else None,
@@ -216,10 +212,10 @@ def stats(rows: list[ScoredRow], figs: Figures | None = None) -> dict[str, Any]:
 
 def tables(rows: list[ScoredRow], figs: Figures | None = None) -> list[Table]:
     figs = figures(rows) if figs is None else figs
-    ok = any(not f & _ERROR for f in figs.flags)
-    has_reasoning = any(not f & _ERROR and (f & _REASONING or figs.reasoning_tokens[i] != _UNKNOWN
-                                            or not math.isnan(figs.ttft[i])) for i, f in enumerate(figs.flags))
-    if not ok or not (has_reasoning or any(f & _TRUNCATED and not f & _ERROR for f in figs.flags)):
+    answered = figs.answered()
+    has_reasoning = (figs.count(answered, _REASONING) > 0 or bool(figs.tokens(figs.reasoning_tokens, answered))
+                     or bool(figs.times(figs.ttft, answered)))
+    if not answered or not (has_reasoning or figs.count(answered, _TRUNCATED) > 0):
         return []
     subsets = figs.subsets
     main = Table("Reasoning and thinking time",
@@ -235,7 +231,6 @@ def tables(rows: list[ScoredRow], figs: Figures | None = None) -> list[Table]:
                   "reading scores them unanswerable, an official one reads what is there and flags it."])
     if len(subsets) > 1:
         main.rows.append(_summary("all", figs, None))
-    answered = figs.answered()
     out = [main, _by_tokens(figs, answered)]
     if figs.times(figs.ttft, answered):
         # R-Bench Table 4's layout (the paper averages o1 over 30 random items per benchmark)
