@@ -8,7 +8,9 @@ outputs; keep it outside the repository). ``--before SRC``: also time the same c
 tree on PYTHONPATH (e.g. an older checkout's ``src``), for before/after figures, the two interleaved
 (``--repeat`` tries each, medians printed). Each command runs in a fresh
 process (figures from ``resource.getrusage`` of the child): wall seconds, CPU seconds (user + system: on a shared
-machine the steadier figure) and peak RSS; the load average is printed beside each line.
+machine the steadier figure) and peak RSS; the load average is printed beside each line. ``--pyc``: the children
+keep compiled modules (``PYTHONPYCACHEPREFIX`` under --out, one untimed run first), as an installed package does,
+even where ``PYTHONDONTWRITEBYTECODE`` is set (then every command compiles our ~100 modules again: ~0.15 s).
 Prints one line per (tree, format); writes the outputs, screenshots (report.png: the page top; plots/*.png;
 latex-p*.png: the PDF's pages) under --out, and the problems the plot check finds (none expected).
 """
@@ -32,10 +34,18 @@ FORMATS: dict[str, list[str]] = {
 }
 
 
+#: ``--pyc``: the children write and read compiled modules under this folder of each tree's --out (as an
+#: installed package has them), whatever PYTHONDONTWRITEBYTECODE says; None: the environment decides
+PYC: str | None = None
+
+
 def once(store: Path, ids: list[str], src: Path, out: Path, name: str) -> tuple[float, float, float, int] | str:
     """One ``report`` of format ``name`` in a fresh interpreter: (wall s, CPU s, peak MB, exit code), or the
     error it printed."""
     env = {**os.environ, "PYTHONPATH": str(src), "COLUMNS": "200"}
+    if PYC is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(out / PYC)
     out.mkdir(parents=True, exist_ok=True)
     args = [a.replace("{out}", str(out)) for a in FORMATS[name]]
     # a fresh interpreter per command: ru_maxrss of RUSAGE_CHILDREN is the largest child so far, so each
@@ -54,6 +64,9 @@ def measure(store: Path, ids: list[str], trees: list[tuple[str, Path, Path]], fo
     """Each format ``repeat`` times per tree, the trees interleaved (before, after, before, after, ...: a shared
     machine's load falls on both alike); one line per try, then the medians."""
     got: dict[tuple[str, str], list[tuple[float, float, float, int]]] = {}
+    if PYC is not None:  # one untimed run per tree: its modules compiled (and the store in the page cache)
+        for _, src, out in trees:
+            once(store, ids, src, out, "json")
     for name in formats:
         for k in range(repeat):
             for label, src, out in trees:
@@ -129,10 +142,16 @@ def main() -> None:
     ap.add_argument("--no-shots", action="store_true")
     ap.add_argument("--repeat", type=int, default=3, help="tries per format and tree (medians printed)")
     ap.add_argument("--formats", default=",".join(FORMATS), help="comma-separated subset of " + ",".join(FORMATS))
+    ap.add_argument("--pyc", action="store_true",
+                    help="the commands with compiled modules cached (under each --out, after one untimed run), as an "
+                         "installed package runs; default: as the environment says (PYTHONDONTWRITEBYTECODE)")
     a = ap.parse_args()
+    global PYC
+    PYC = "pycache" if a.pyc else None
     with sqlite3.connect(f"file:{a.store}?mode=ro", uri=True) as db:
         ids = [r[0] for r in db.execute("SELECT run_id FROM runs ORDER BY run_id")]
-    print(f"{len(ids)} runs in {a.store}; {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f}")
+    print(f"{len(ids)} runs in {a.store}; {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f}; "
+          f"compiled modules {'cached' if a.pyc else 'as the environment says'}")
     trees = [("before", a.before, a.out / "before")] if a.before is not None else []
     measure(a.store, ids, [*trees, ("after", a.after, a.out)], a.formats.split(","), a.repeat)
     print(f"load average {os.getloadavg()[0]:.1f}")

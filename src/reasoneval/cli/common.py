@@ -109,9 +109,11 @@ def print_report(st: Any, refs: list[str], json_out: bool, scorer: str = "defaul
     """The report of ``refs`` on standard output (terminal tables, or ``json_out``: one JSON document); the table
     after a run. Tables need no prompt or text: the rows are read compact (``collect.slim_rows``)."""
     from ..report.assemble import Selection
+    from ..runner.gcquiet import paused
 
-    rep = load_report(st, refs, scorer, slim=True, selection=Selection(ci=ci, prices=prices))
-    show_report(rep, json_out, st, scorer)
+    with paused():  # the CLI owns its collector (runner/gcquiet.py): the rows read are acyclic
+        rep = load_report(st, refs, scorer, slim=True, selection=Selection(ci=ci, prices=prices))
+        show_report(rep, json_out, st, scorer)
 
 
 def show_report(rep: Any, json_out: bool, st: Any = None, scorer: str = "default", paper: bool = True) -> None:

@@ -35,6 +35,7 @@ def report(
     from ..core.outfile import OutputError, check_target, output_path, write_text
     from ..report import formats, render
     from ..report.assemble import Selection
+    from ..runner.gcquiet import paused
     from .common import load_report, show_report
 
     files = [t for t in (md, csv_path, html, latex) if t is not None]
@@ -57,7 +58,8 @@ def report(
     sel = Selection.parse(tables, ci=ci, prices=price_table, paper=paper)
     # the tables (and the HTML page's tables and plots) need compact rows only; the HTML item browser reads
     # each run's prompts and texts in turn (one run's held at a time)
-    rep = load_report(st, runs, selection=sel, debug=debug)
+    with paused():  # the CLI owns its collector (runner/gcquiet.py): the rows read are acyclic
+        rep = load_report(st, runs, selection=sel, debug=debug)
     written: list[Path] = []
     try:  # each file all or nothing (core/outfile.py); a failure is one line
         if md:
@@ -93,7 +95,8 @@ def report(
     for path in written:
         typer.echo(f"wrote {path}", err=True)
     if json_out or print_too or not files:
-        show_report(rep, json_out, st, paper=paper)
+        with paused():
+            show_report(rep, json_out, st, paper=paper)
     elif (note := formats.left_out_note(rep)) is not None:
         typer.echo(note, err=True)
 

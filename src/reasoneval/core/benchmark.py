@@ -41,6 +41,12 @@ class Turn:
     verdict: Verdict | None = None
 
     @property
+    def error(self) -> str | None:
+        """This call's error (``completion.error``; None: it answered). A table's compact turn
+        (``report.slim``) has it as a field: asking it here makes no completion object."""
+        return self.completion.error
+
+    @property
     def cut_off(self) -> bool:
         """Whether this call's output was cut off (``core.response.cut_off``: the token limit or an unclosed
         reasoning section), whatever its verdict: what every table's "truncated" counts."""

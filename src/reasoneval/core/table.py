@@ -18,7 +18,7 @@ string): summaries migrate one table at a time. Code that needs the numbers read
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -213,6 +213,35 @@ class Table:
         if typed:
             out["cells"] = typed
         return out
+
+
+class DeferredTable(Table):
+    """A table whose rows are computed at their first read (``make``), for a table a report may not show (a
+    per-rule breakdown at many runs: ``report --tables``): title, columns, notes and kind are known at once, and
+    a table never shown is never computed. Read, it is the table ``make`` gives the rows of."""
+
+    def __init__(self, title: str, columns: list[Any], make: Callable[[], list[list[Any]]],
+                 notes: list[str] | None = None, kind: TableKind = TableKind.GENERIC) -> None:
+        self._rows: list[list[Any]] | None = None
+        super().__init__(title, columns, [], list(notes or []), kind)
+        self._make: Callable[[], list[list[Any]]] | None = make  # after __init__'s ``rows = []``
+
+    @property  # type: ignore[override]
+    def rows(self) -> list[list[Any]]:
+        if self._make is not None:
+            make, self._make = self._make, None
+            self._rows = make()
+        assert self._rows is not None
+        return self._rows
+
+    @rows.setter
+    def rows(self, value: list[list[Any]]) -> None:
+        self._rows, self._make = value, None
+
+    @property
+    def computed(self) -> bool:
+        """Whether the rows were made (or set)."""
+        return self._make is None
 
 
 def with_rows(t: Table, rows: Sequence[list[Any]], notes: Sequence[str] | None = None) -> Table:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..core.benchmark import Table
 from .collect import RunView
 from .cost import Price, cost_table
-from .plots import run_labels
+from .labels import run_labels
 from .samples import samples_table
 
 

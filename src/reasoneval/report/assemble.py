@@ -120,50 +120,48 @@ _UNSHOWN = frozenset({"samples", "seed", "limit", "limit_sample", "judge", "data
 
 def accuracy_of(v: RunView) -> tuple[float | None, int]:
     """Final-turn accuracy (percent, exact) over the scored answers (failed calls excluded), and their number."""
-    ok = n = 0
-    for row in v.rows:
-        final = row.final
-        if (final.completion.error is not None
-                or (final.verdict is not None and final.verdict.outcome.value == "error")):
-            continue
-        n += 1
-        ok += bool(final.verdict is not None and final.verdict.correct)
+    finals = [row.final for row in v.rows]
+    scored = [t.verdict for t in finals
+              if t.error is None and (t.verdict is None or t.verdict.outcome.value != "error")]
+    n, ok = len(scored), sum(1 for verdict in scored if verdict is not None and verdict.correct)
     return (100.0 * ok / n if n else None), n
 
 
-def _merge(views: Sequence[RunView], idx: Sequence[int]) -> list[tuple[Table, list[int], dict[str, str], int]]:
-    """Per-run tables with the same title and columns -> one table (label columns first), its rows' runs,
-    the identity values every row shares and the number of label columns."""
+def _groups(views: Sequence[RunView], idx: Sequence[int]) -> list[list[tuple[int, Table]]]:
+    """The runs' tables with the same title and columns, in order: each group becomes one merged table."""
     groups: dict[tuple[str, tuple[str, ...]], list[tuple[int, Table]]] = {}
     for i in idx:
         for table in views[i].tables:
             groups.setdefault((str(table.title), tuple(str(col) for col in table.columns)),
                               []).append((i, table))
-    out = []
-    for parts in groups.values():
-        first = parts[0][1]
-        ids = {i: _identity(views[i]) for i, _ in parts}
-        keys = list(dict.fromkeys(key for identity in ids.values() for key in identity))
-        differing = [key for key in keys if len({identity.get(key, "") for identity in ids.values()}) > 1]
-        constants = {key: ids[parts[0][0]][key] for key in keys
-                     if key not in differing and ids[parts[0][0]].get(key)}
-        labels = {i: (display_name(views[i].run), *(ids[i].get(key, "") for key in differing)) for i in ids}
-        if len(set(labels.values())) < len(labels):  # nothing else tells two runs apart: their run ids do
-            differing.append("run")
-            labels = {i: (*label, str(views[i].run["run_id"])) for i, label in labels.items()}
-        rows: list[list[Any]] = []
-        runs: list[int] = []
-        notes: list[str] = []
-        for i, table in parts:
-            for row in table.rows:
-                rows.append([*labels[i], *row])
-                runs.append(i)
-            notes.extend(note for note in table.notes if note not in notes)
-        merged = Table(first.title, ["model", *differing, *first.columns], rows, notes, first.kind)
-        shared = {key: value for key, value in constants.items()
-                  if key not in _UNSHOWN and value not in ("", "None", "null")}
-        out.append((merged, runs, shared, 1 + len(differing)))
-    return out
+    return list(groups.values())
+
+
+def _merge(views: Sequence[RunView], parts: list[tuple[int, Table]]) -> tuple[Table, list[int], dict[str, str], int]:
+    """Per-run tables with the same title and columns -> one table (label columns first), its rows' runs,
+    the identity values every row shares and the number of label columns."""
+    first = parts[0][1]
+    ids = {i: _identity(views[i]) for i, _ in parts}
+    keys = list(dict.fromkeys(key for identity in ids.values() for key in identity))
+    differing = [key for key in keys if len({identity.get(key, "") for identity in ids.values()}) > 1]
+    constants = {key: ids[parts[0][0]][key] for key in keys
+                 if key not in differing and ids[parts[0][0]].get(key)}
+    labels = {i: (display_name(views[i].run), *(ids[i].get(key, "") for key in differing)) for i in ids}
+    if len(set(labels.values())) < len(labels):  # nothing else tells two runs apart: their run ids do
+        differing.append("run")
+        labels = {i: (*label, str(views[i].run["run_id"])) for i, label in labels.items()}
+    rows: list[list[Any]] = []
+    runs: list[int] = []
+    notes: list[str] = []
+    for i, table in parts:
+        for row in table.rows:
+            rows.append([*labels[i], *row])
+            runs.append(i)
+        notes.extend(note for note in table.notes if note not in notes)
+    merged = Table(first.title, ["model", *differing, *first.columns], rows, notes, first.kind)
+    shared = {key: value for key, value in constants.items()
+              if key not in _UNSHOWN and value not in ("", "None", "null")}
+    return merged, runs, shared, 1 + len(differing)
 
 
 def _with_paper(merged: Table, runs: list[int], views: Sequence[RunView], bench: str, labels: int) -> Table:
@@ -224,7 +222,8 @@ def _select(tables: list[ReportTable], sel: Selection, n_runs: int) -> tuple[lis
                              f"all; tables: {have}")
     keep = [table for table in tables
             if table.group in want or any(name == table.name or slug(name) in table.name for name in names)]
-    return keep, [table for table in tables if table not in keep]
+    kept = {id(table) for table in keep}  # by identity: comparing tables would read every row
+    return keep, [table for table in tables if id(table) not in kept]
 
 
 def assemble(views: Sequence[RunView], selection: Selection | None = None) -> Report:
@@ -246,14 +245,15 @@ def assemble(views: Sequence[RunView], selection: Selection | None = None) -> Re
     for i, run_view in enumerate(views):
         by_bench.setdefault(str(run_view.run.get("benchmark", "")), []).append(i)
     tables: list[ReportTable] = []
+    # the runs' tables merged (published values put on, ranked) once the selection is known: a table left out is
+    # never merged, and a table whose rows are made when read (``DeferredTable``) is never computed
+    pending: dict[int, tuple[str, list[tuple[int, Table]]]] = {}
     for bench, idx in by_bench.items():
-        for merged, runs, constants, nlab in _merge(views, idx):
-            if sel.paper:
-                merged = _with_paper(merged, runs, views, bench, nlab)
-            report_table = ReportTable(merged, slug(merged.title), _group(merged), bench, list[int | None](runs), nlab,
-                                       constants)
-            if report_table.ranked:
-                _rank(report_table)
+        for parts in _groups(views, idx):
+            first = parts[0][1]
+            report_table = ReportTable(Table(first.title, list(first.columns), [], [], first.kind), slug(first.title),
+                                       _group(first), bench, [])
+            pending[id(report_table)] = (bench, parts)
             tables.append(report_table)
     try:
         cross = extra_tables(views)
@@ -274,7 +274,23 @@ def assemble(views: Sequence[RunView], selection: Selection | None = None) -> Re
         if n > 1:
             report_table.name = f"{report_table.name}-{n}"
     keep, left = _select(tables, sel, len(views))
+    for report_table in keep:
+        got = pending.get(id(report_table))
+        if got is not None:
+            _build(report_table, views, *got, sel.paper)
     return Report(views, infos, keep, left)
+
+
+def _build(report_table: ReportTable, views: Sequence[RunView], bench: str, parts: list[tuple[int, Table]],
+           paper: bool) -> None:
+    """A selected table of the runs: merged, with its published values, ranked."""
+    merged, runs, constants, nlab = _merge(views, parts)
+    if paper:
+        merged = _with_paper(merged, runs, views, bench, nlab)
+    report_table.table, report_table.runs = merged, list[int | None](runs)
+    report_table.labels, report_table.constants = nlab, constants
+    if report_table.ranked:
+        _rank(report_table)
 
 
 def value_columns(rt: ReportTable) -> list[int]:

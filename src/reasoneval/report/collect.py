@@ -70,19 +70,21 @@ def slim_rows(store: RunStore, run_id: str, scorer: str = "default") -> list[Sco
     single-turn protocol) is read without an index of its rows: turn 0 of an (item, sample) is stored once."""
     rows: list[SlimRow] = []
     where: dict[tuple[str, int], SlimRow] | None = None  # made at the first later turn
-    counts = Counts()
-    # no Completion made: two flags of each text (store.compact)
-    for answer in store.compact_answers(run_id, scorer):
-        if where is None and answer.turn != 0:
-            where = {(slim.item_key, slim.sample): slim for slim in rows}
-        row = None if where is None else where.get((answer.item_key, answer.sample))
-        if row is not None:
-            row.then_compact(answer, counts)
+    # no Completion made: two flags of each text (store.compact), each row made of the stored fields at once
+    answers = store.compact_answers(run_id, scorer, SlimRow.maker(Counts()))
+    add = rows.append
+    for row, turn in answers:
+        if turn == 0 and where is None:  # every single-turn protocol: nothing else to do
+            add(row)
             continue
-        row = SlimRow.compact(answer, counts)
-        rows.append(row)
-        if where is not None:
-            where[(answer.item_key, answer.sample)] = row
+        if where is None:
+            where = {(slim.item_key, slim.sample): slim for slim in rows}
+        first = where.get((row.item_key, row.sample))
+        if first is not None:
+            first.then_row(row)
+            continue
+        add(row)
+        where[(row.item_key, row.sample)] = row
     return list[ScoredRow](rows)
 
 
@@ -94,33 +96,48 @@ def _call(turn: Turn) -> tuple[str | None, int | None, int | None]:
     return comp.error, comp.usage.prompt_tokens, comp.usage.completion_tokens
 
 
+def _slim_counts(rows: list[SlimRow]) -> tuple[int, int, int, int, int, int, int, int]:
+    """``run_stats``' counts of one-turn compact rows, a column at a time: errors, unextractable, truncated,
+    calls, prompt and completion tokens (known), and the calls of unknown prompt and completion tokens."""
+    ok = [r for r in rows if r.error is None]
+    unans = sum(1 for r in rows if r.verdict is not None and r.verdict.outcome is Outcome.UNANSWERABLE)
+    prompt = [r.prompt_tokens for r in ok]
+    completion = [r.completion_tokens for r in ok]
+    return (len(rows) - len(ok), unans, sum(1 for r in ok if r.was_cut_off), len(ok),
+            sum(x for x in prompt if x is not None), sum(x for x in completion if x is not None),
+            prompt.count(None), completion.count(None))
+
+
 def run_stats(rows: list[ScoredRow], figs: reasoning.Figures | None = None) -> dict[str, Any]:
     n = len(rows)
     errors = unans = truncated = 0
     # over the answered calls (a failed call has no usage); unknown usage (None: not reported, or not a valid
     # count) is left out of the sums and counted, never taken as 0
     calls = ptoks = ctoks = p_unknown = c_unknown = 0
-    for row in rows:
-        final = row.final
-        verdict = final.verdict
-        error = _call(final)[0]
-        errors += error is not None
-        truncated += error is None and final.cut_off  # whatever the verdict made of it
-        if verdict is not None:
-            unans += verdict.outcome is Outcome.UNANSWERABLE
-        for turn in (row.turns if not isinstance(row, SlimRow) or row.earlier else (row,)):
-            turn_error, prompt_tokens, completion_tokens = _call(turn)
-            if turn_error is not None:
-                continue
-            calls += 1
-            if prompt_tokens is None:
-                p_unknown += 1
-            else:
-                ptoks += prompt_tokens
-            if completion_tokens is None:
-                c_unknown += 1
-            else:
-                ctoks += completion_tokens
+    if figs.single if figs is not None else reasoning.single_turn_slim(rows):
+        errors, unans, truncated, calls, ptoks, ctoks, p_unknown, c_unknown = _slim_counts(rows)  # type: ignore[arg-type]
+    else:
+        for row in rows:
+            final = row.final
+            verdict = final.verdict
+            error = _call(final)[0]
+            errors += error is not None
+            truncated += error is None and final.cut_off  # whatever the verdict made of it
+            if verdict is not None:
+                unans += verdict.outcome is Outcome.UNANSWERABLE
+            for turn in (row.turns if not isinstance(row, SlimRow) or row.earlier else (row,)):
+                turn_error, prompt_tokens, completion_tokens = _call(turn)
+                if turn_error is not None:
+                    continue
+                calls += 1
+                if prompt_tokens is None:
+                    p_unknown += 1
+                else:
+                    ptoks += prompt_tokens
+                if completion_tokens is None:
+                    c_unknown += 1
+                else:
+                    ctoks += completion_tokens
     return {"items": n, "errors": errors, "unextractable": unans, "truncated": truncated,
             "extraction_failure_rate": round(unans / n, 4) if n else 0.0,
             "prompt_tokens": ptoks if calls > p_unknown else None,  # None: no count known (core.tokens.known_total)

@@ -42,7 +42,7 @@ def run_labels(views: Sequence[RunView]) -> list[str]:
 
 
 def _is_error(t: Turn) -> bool:
-    return t.completion.error is not None or (t.verdict is not None and t.verdict.outcome.value == "error")
+    return t.error is not None or (t.verdict is not None and t.verdict.outcome.value == "error")
 
 
 def _correct(t: Turn) -> bool:

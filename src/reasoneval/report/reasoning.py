@@ -42,6 +42,16 @@ class _Column:
         self.values: array[Any] | None = None
         self.n = 0
 
+    @classmethod
+    def of(cls, kind: str, unknown: Any, xs: list[Any]) -> _Column:
+        """The column of ``xs`` (None: not known), as appending each would make it."""
+        col = cls(kind, unknown)
+        if all(x is None for x in xs):
+            col.n = len(xs)
+        else:
+            col.values = array(kind, [unknown if x is None else x for x in xs])
+        return col
+
     def append(self, x: Any) -> None:
         if x is None:
             x = self.unknown
@@ -68,6 +78,11 @@ class Figures:
         self.reasoning_tokens, self.answer_tokens = _Column("q", _UNKNOWN), _Column("q", _UNKNOWN)
         self.output_tokens = _Column("q", _UNKNOWN)
         self.ttft, self.latency = _Column("d", math.nan), _Column("d", math.nan)
+        #: every row a one-turn compact row (``single_turn_slim``)
+        self.single = single_turn_slim(rows)
+        if self.single:  # the tables' rows of a one-turn protocol: column by column
+            self._slim_columns(rows)  # type: ignore[arg-type]
+            return
         for r in rows:
             if isinstance(r, SlimRow) and not r.earlier:  # one turn, read for the tables: its fields directly
                 self._slim(r, where)
@@ -84,7 +99,7 @@ class Figures:
                 where[r.subset] = len(self.subsets)
                 self.subsets.append(r.subset)
             self.subset.append(where[r.subset])
-            self.flags.append(_ERROR * (r.final.completion.error is not None)
+            self.flags.append(_ERROR * (r.final.error is not None)
                               | _CORRECT * bool(v and v.outcome is Outcome.CORRECT)
                               | _TRUNCATED * any(t.cut_off for t in turns)
                               | _REASONING * any(_reasoned(t) for t in turns))
@@ -113,6 +128,26 @@ class Figures:
         self.ttft.append(r.ttft_s)
         self.latency.append(r.latency_s)
 
+    def _slim_columns(self, rows: list[SlimRow]) -> None:
+        """The figures of one-turn compact rows, each column at once: what ``_slim`` of each row in turn makes."""
+        subsets = [r.subset for r in rows]
+        self.subsets = list(dict.fromkeys(subsets))
+        where = {s: i for i, s in enumerate(self.subsets)}
+        self.subset = array("I", [where[s] for s in subsets])
+        correct = Outcome.CORRECT
+        self.flags = bytearray([(_ERROR if r.error is not None else 0)
+                                | (_CORRECT if r.verdict is not None and r.verdict.outcome is correct else 0)
+                                | (_TRUNCATED if r.was_cut_off else 0) | (_REASONING if r.reasoned else 0)
+                                for r in rows])
+        rt = [r.reasoning_tokens for r in rows]
+        out = [r.completion_tokens for r in rows]
+        self.reasoning_tokens = _Column.of("q", _UNKNOWN, rt)
+        self.answer_tokens = _Column.of("q", _UNKNOWN, [o - t if t is not None and o is not None else None
+                                                         for t, o in zip(rt, out, strict=True)])
+        self.output_tokens = _Column.of("q", _UNKNOWN, out)
+        self.ttft = _Column.of("d", math.nan, [r.ttft_s for r in rows])
+        self.latency = _Column.of("d", math.nan, [r.latency_s for r in rows])
+
     def answered(self, subset: int | None = None) -> list[int]:
         """The rows (indices) that are not failed calls, of one subset or all."""
         return [i for i, f in enumerate(self.flags) if not f & _ERROR and (subset is None or self.subset[i] == subset)]
@@ -122,10 +157,18 @@ class Figures:
 
     def tokens(self, column: _Column, idx: list[int]) -> list[int]:
         """The known values of a token column over ``idx``."""
-        return [x for x in (column[i] for i in idx) if x != _UNKNOWN]
+        values = column.values
+        return [] if values is None else [x for x in (values[i] for i in idx) if x != _UNKNOWN]
 
     def times(self, column: _Column, idx: list[int]) -> list[float]:
-        return [x for x in (column[i] for i in idx) if not math.isnan(x)]
+        values = column.values
+        return [] if values is None else [x for x in (values[i] for i in idx) if not math.isnan(x)]
+
+
+def single_turn_slim(rows: list[ScoredRow]) -> bool:
+    """Whether every row is a one-turn compact row (:class:`~.slim.SlimRow` without earlier turns): the tables'
+    rows of every one-turn protocol, read a column at a time."""
+    return all(isinstance(r, SlimRow) and not r.earlier for r in rows)
 
 
 def _mean(xs: list[Any], digits: int = number_format.DIGITS) -> Any:
@@ -155,18 +198,10 @@ def figures(rows: list[ScoredRow]) -> Figures:
 def stats(rows: list[ScoredRow], figs: Figures | None = None) -> dict[str, Any]:
     """Run-level figures for ``run_stats``: reasoning tokens, thinking time, truncation rate."""
     figs = figures(rows) if figs is None else figs
-    n_ok = truncated = 0
-    rt: list[int] = []
-    tt: list[float] = []
-    for i, f in enumerate(figs.flags):
-        if f & _ERROR:
-            continue
-        n_ok += 1
-        truncated += bool(f & _TRUNCATED)
-        if figs.reasoning_tokens[i] != _UNKNOWN:
-            rt.append(figs.reasoning_tokens[i])
-        if not math.isnan(figs.ttft[i]):
-            tt.append(figs.ttft[i])
+    ok = figs.answered()
+    n_ok, truncated = len(ok), figs.count(ok, _TRUNCATED)
+    rt: list[int] = figs.tokens(figs.reasoning_tokens, ok)
+    tt: list[float] = figs.times(figs.ttft, ok)
     return {"reasoning_tokens": sum(rt) if rt else None,
             "mean_reasoning_tokens": round(fmean(rt), 1) if rt else None,
             "mean_thinking_time_s": round(fmean(tt), 3) if tt else None,
@@ -177,10 +212,10 @@ def stats(rows: list[ScoredRow], figs: Figures | None = None) -> dict[str, Any]:
 
 def tables(rows: list[ScoredRow], figs: Figures | None = None) -> list[Table]:
     figs = figures(rows) if figs is None else figs
-    ok = any(not f & _ERROR for f in figs.flags)
-    has_reasoning = any(not f & _ERROR and (f & _REASONING or figs.reasoning_tokens[i] != _UNKNOWN
-                                            or not math.isnan(figs.ttft[i])) for i, f in enumerate(figs.flags))
-    if not ok or not (has_reasoning or any(f & _TRUNCATED and not f & _ERROR for f in figs.flags)):
+    answered = figs.answered()
+    has_reasoning = (figs.count(answered, _REASONING) > 0 or bool(figs.tokens(figs.reasoning_tokens, answered))
+                     or bool(figs.times(figs.ttft, answered)))
+    if not answered or not (has_reasoning or figs.count(answered, _TRUNCATED) > 0):
         return []
     subsets = figs.subsets
     main = Table("Reasoning and thinking time",
@@ -196,7 +231,6 @@ def tables(rows: list[ScoredRow], figs: Figures | None = None) -> list[Table]:
                   "reading scores them unanswerable, an official one reads what is there and flags it."])
     if len(subsets) > 1:
         main.rows.append(_summary("all", figs, None))
-    answered = figs.answered()
     out = [main, _by_tokens(figs, answered)]
     if figs.times(figs.ttft, answered):
         # R-Bench Table 4's layout (the paper averages o1 over 30 random items per benchmark)

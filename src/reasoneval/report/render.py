@@ -1,4 +1,5 @@
-"""Render Tables to the terminal, JSON, Markdown and CSV."""
+"""Render Tables to the terminal, JSON, Markdown and CSV (Rich imported by the terminal's renderer alone: the
+files' formats do without it)."""
 
 from __future__ import annotations
 
@@ -6,18 +7,16 @@ import csv
 import io
 import re
 from pathlib import Path
-from typing import Any
-
-from rich.cells import cell_len
-from rich.console import Console
-from rich.markup import escape
-from rich.measure import Measurement
-from rich.table import Table as RichTable
+from typing import TYPE_CHECKING, Any
 
 from ..core import number_format
 from ..core.benchmark import Table
 from ..core.safetext import shown
 from ..core.table import number_of
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table as RichTable
 
 
 def _cell(x: Any) -> str:
@@ -32,6 +31,12 @@ def to_terminal(tables: list[Table], console: Console | None = None) -> None:
     """Rich tables whose cells wrap only between words: every column is at least as wide as its longest
     word; a table that cannot fit the console that way is printed at its natural width rather than cropped
     (a narrow terminal soft-wraps whole lines)."""
+    from rich.cells import cell_len
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.measure import Measurement
+    from rich.table import Table as RichTable
+
     for t in tables:
         # model names, extracted answers: stored outside text, its control codes shown as escapes
         cells = [[shown(_cell(x), keep_newlines=True) for x in r] for r in t.rows]
@@ -70,6 +75,9 @@ _RIGHT_EDGES = frozenset("┓┃┫┩│┤┘┐┛")
 def _console_that_fits(con: Console, rt: RichTable) -> Console:
     """``con`` if ``rt`` renders on it with every row ending at its right border, else a console as wide
     as the table's natural width (a narrow terminal then soft-wraps whole lines instead)."""
+    from rich.console import Console
+    from rich.measure import Measurement
+
     with con.capture() as cap:
         con.print(rt)
     rows = [ln.rstrip() for ln in cap.get().splitlines() if ln[:1] in "┏┃┡│└┗┣├"]

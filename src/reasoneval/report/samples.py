@@ -49,7 +49,7 @@ def _by_item(rows: list[ScoredRow]) -> dict[str, list[ScoredRow]]:
     out: dict[str, list[ScoredRow]] = defaultdict(list)
     for r in rows:
         v = r.final.verdict
-        if r.final.completion.error is not None or v is None or v.outcome is Outcome.ERROR:
+        if r.final.error is not None or v is None or v.outcome is Outcome.ERROR:
             continue
         out[r.item_key].append(r)
     for answered in out.values():

@@ -16,10 +16,12 @@ Rows with texts and prompts (the HTML report, ``show``, ``compare``) come from `
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ..core.benchmark import ScoredRow, Turn
 from ..core.response import has_inline_reasoning
 from ..core.values import Completion, Prompt, Usage, Verdict
-from ..store.compact import CompactAnswer
 
 _NO_PROMPT = Prompt()
 
@@ -64,6 +66,7 @@ class SlimTurn(Turn):
 
     __slots__ = ("verdict", "finish_reason", "prompt_tokens", "completion_tokens", "latency_s", "error",
                  "reasoning_tokens", "ttft_s", "reasoned", "_made", "was_cut_off")
+    error: str | None  # a field here (``Turn.error`` asks the completion)
 
     def __init__(self, c: Completion, verdict: Verdict | None, reasoned: bool, cut: bool = False) -> None:
         self.verdict = verdict
@@ -79,21 +82,6 @@ class SlimTurn(Turn):
         self._made: Completion | None = None  # ``completion``, made at the first ask (summaries ask many times)
         #: the output was cut off (``core.response.cut_off``, read with its text)
         self.was_cut_off = cut
-
-    def _fill(self, a: CompactAnswer, counts: Counts) -> None:
-        """This turn's fields from a compact answer (``store.compact``): the same values ``__init__`` takes from
-        a completion read with its text, with no completion made."""
-        self.verdict = a.verdict
-        self.finish_reason = a.finish_reason
-        self.prompt_tokens = counts(a.prompt_tokens)
-        self.completion_tokens = counts(a.completion_tokens)
-        self.latency_s = a.latency_s
-        self.error = a.error
-        self.reasoning_tokens = counts(a.reasoning_tokens)
-        self.ttft_s = a.ttft_s
-        self.reasoned = a.reasoned
-        self._made = None
-        self.was_cut_off = a.cut
 
     @property
     def cut_off(self) -> bool:
@@ -150,20 +138,43 @@ class SlimRow(ScoredRow, SlimTurn):
         SlimTurn.__init__(self, c, verdict, reasoned, cut)
 
     @classmethod
-    def compact(cls, a: CompactAnswer, counts: Counts) -> SlimRow:
-        """The row of a compact answer (its first stored turn)."""
-        row = cls.__new__(cls)
-        row._fill(a, counts)
-        row.item_key, row.subset, row.sample, row.earlier = a.item_key, a.subset, counts(a.sample) or 0, ()
-        return row
+    def maker(cls, counts: Counts) -> Callable[[tuple[Any, ...], Verdict | None, Callable[[str, str], str]],
+                                               tuple[SlimRow, int]]:
+        """``make`` for ``RunStore.compact_answers``: (the row of a stored answer's fields, its turn), the same
+        fields ``__init__`` takes from a completion read with its text, without a ``CompactAnswer`` or completion
+        made first (the tables' per-answer cost)."""
+        seen = counts.setdefault
+        new = cls.__new__
 
-    def then_compact(self, a: CompactAnswer, counts: Counts) -> None:
-        """A later turn of this row, from a compact answer: the present final turn moves to ``earlier``."""
+        def make(r: tuple[Any, ...], verdict: Verdict | None, same: Callable[[str, str], str]) -> tuple[SlimRow, int]:
+            row = new(cls)
+            row.verdict = verdict
+            fr, pt, ct, rt = r[4], r[5], r[6], r[9]
+            row.finish_reason = fr and same(fr, fr)
+            row.prompt_tokens = pt if pt is None else seen(pt, pt)
+            row.completion_tokens = ct if ct is None else seen(ct, ct)
+            row.latency_s = r[7]
+            row.error = r[8]
+            row.reasoning_tokens = rt if rt is None else seen(rt, rt)
+            row.ttft_s = r[10]
+            row.reasoned = r[11] == 1
+            row._made = None
+            row.was_cut_off = r[12] == 1
+            row.item_key = same(r[0], r[0])
+            row.subset = same(r[3], r[3])
+            row.sample = r[1] or 0
+            row.earlier = ()
+            return row, r[2]
+        return make
+
+    def then_row(self, later: SlimRow) -> None:
+        """A later turn of this row, from the row :meth:`maker` made of it: the present final turn moves to
+        ``earlier``."""
         before = SlimTurn.__new__(SlimTurn)
         for name in SlimTurn.__slots__:
             setattr(before, name, getattr(self, name))
+            setattr(self, name, getattr(later, name))
         self.earlier = (*self.earlier, before)
-        self._fill(a, counts)
 
     @property
     def turns(self) -> list[Turn]:  # type: ignore[override]  # a field of Turn / ScoredRow, read-only here
@@ -192,3 +203,8 @@ class Counts:
 
     def __call__(self, n: int | None) -> int | None:
         return None if n is None else self._seen.setdefault(n, n)
+
+    @property
+    def setdefault(self) -> Callable[[int, int], int]:
+        """``setdefault(n, n)``: the shared object of ``n`` (not None), without a call of this object per number."""
+        return self._seen.setdefault

@@ -23,7 +23,7 @@ ItemKey = tuple[str, str]  # (subset, item_key)
 
 
 def _is_error(t: Turn) -> bool:
-    return t.completion.error is not None or (t.verdict is not None and t.verdict.outcome.value == "error")
+    return t.error is not None or (t.verdict is not None and t.verdict.outcome.value == "error")
 
 
 def item_scores(rows: Iterable[ScoredRow]) -> dict[ItemKey, float]:

@@ -25,7 +25,6 @@ from ..core.hashing import canonical_json
 from ..core.safetext import redact, redact_secrets, storable, storable_json
 from ..core.values import Completion, Outcome, Prompt, Usage, Verdict
 from . import compact, identity
-from .compact import CompactAnswer
 from .errors import DECODE_ERRORS, STORE_ERRORS, StoreError, corrupted, describe, one_line
 from .identity import real_path
 from .statements import INSERT_CACHE, INSERT_COMPLETION, INSERT_PROMPT, INSERT_VERDICT, shared_prompt
@@ -33,6 +32,7 @@ from .wal import check_log_present
 
 P = ParamSpec("P")
 R = TypeVar("R")
+A = TypeVar("A")
 _UNREAD = Prompt()  # the prompt of a completion read with prompts=False
 _OUTCOMES = {outcome.value: outcome for outcome in Outcome}
 
@@ -235,8 +235,15 @@ class _Verdicts:
             if len(self._details) < self.KEPT:
                 self._details[raw] = detail
         # Verdict.from_json of the same fields, without an enum call per verdict (an unknown outcome: KeyError)
-        return Verdict(_OUTCOMES[outcome], None if extracted is None else self.same(extracted), self.same(method),
-                       detail or {})
+        strings = self._strings
+        if len(strings) < self.KEPT - 1:  # (``same`` of both, without two calls per verdict)
+            method = strings.setdefault(method, method)
+            if extracted is not None:
+                extracted = strings.setdefault(extracted, extracted)
+        else:
+            method = self.same(method)
+            extracted = None if extracted is None else self.same(extracted)
+        return Verdict(_OUTCOMES[outcome], extracted, method, detail or {})
 
 
 class _Prompts:
@@ -280,6 +287,8 @@ class RunStore:
         self._verdict_buf: list[tuple[Any, ...]] = []
         self._writer: Any = None
         self._sound_prompts: set[str] = set()  # shared prompts found to be JSON (compact_answers checks each once)
+        # compact_answers' verdicts, shared between runs too (a report's runs answer the same items alike)
+        self._compact_verdicts = _Verdicts()
         try:
             if self.real.is_file() and self.real.stat().st_size == 0:
                 raise StoreError(f"store {self.path} is an empty file (0 bytes), not a reasoneval store; "
@@ -445,11 +454,14 @@ class RunStore:
         self.flush()
         yield from self._read(run_id, "answer", prompts, scorer, prompt_cache)
 
-    def compact_answers(self, run_id: str, scorer: str) -> Iterator[CompactAnswer]:
+    def compact_answers(self, run_id: str, scorer: str,
+                        make: compact.Make[A] = compact.answer) -> Iterator[A]:  # type: ignore[assignment]
         """The run's answer turns in the order stored, as the tables read them (:mod:`.compact`: no prompt, no
-        text; whether each reasoned and was cut off), each with its verdict by ``scorer`` (None: none stored)."""
+        text; whether each reasoned and was cut off), each with its verdict by ``scorer`` (None: none stored):
+        :class:`~.compact.CompactAnswer` objects, or what ``make`` builds of each (``compact.read``)."""
         self.flush()
-        yield from compact.read(self.db, self.path, self._later, run_id, scorer, _Verdicts(), self._sound_prompts)
+        yield from compact.read(self.db, self.path, self._later, run_id, scorer, self._compact_verdicts,
+                                self._sound_prompts, make)
 
     def answer_texts(self, run_id: str, prompt_cache: dict[str, Prompt] | None = None,
                      ) -> Iterator[tuple[str, int, Prompt, str]]:

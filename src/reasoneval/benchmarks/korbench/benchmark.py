@@ -109,7 +109,7 @@ def _flagged(v: Verdict, response: Response, pol: ScoringPolicy) -> Verdict:
 
 def _is_error(r: ScoredRow) -> bool:
     v = r.final.verdict
-    return r.final.completion.error is not None or (v is not None and v.outcome is Outcome.ERROR)
+    return r.final.error is not None or (v is not None and v.outcome is Outcome.ERROR)
 
 
 @register("korbench")
@@ -371,7 +371,18 @@ class KorBench(Benchmark):
         tables[0].notes.append(f"Scoring: {self.policy.name}.")
         if mode in SC_MODES:
             tables.append(report.self_correction_table([((), rounds)], title=f"korbench ({mode}) rounds", mode=mode))
-        return tables + breakdown.breakdown_tables(self._rule_results(rows), self._rule_info, mode)
+        if not any(self._rule_of_row(r) is not None for r in rows):  # (stops at the first row with a rule)
+            return tables
+        # per rule and per tag: computed when a report shows them (``--tables rules|all``), not before
+        return tables + breakdown.deferred_breakdown_tables(lambda: self._rule_results(rows), self._rule_info, mode)
+
+    def _rule_of_row(self, r: ScoredRow) -> str | None:
+        """A row's rule: from its verdict, else the data (None: not known)."""
+        v = r.final.verdict
+        rid = v.detail.get("rule_id") if v is not None else None
+        if not isinstance(rid, str) or not rid:
+            rid = self._rule_of(r.subset, r.item_key.rpartition("/")[2])
+        return rid
 
     def _rule_results(self, rows: list[ScoredRow]) -> list[breakdown.RuleResult]:
         """(category, rule, correct) per scored category item; the rule from the verdict, else the data. Equal
@@ -380,9 +391,7 @@ class KorBench(Benchmark):
         same: dict[tuple[str, str, bool], breakdown.RuleResult] = {}
         for r in rows:
             v = r.final.verdict
-            rid = v.detail.get("rule_id") if v is not None else None
-            if not isinstance(rid, str) or not rid:
-                rid = self._rule_of(r.subset, r.item_key.rpartition("/")[2])
+            rid = self._rule_of_row(r)
             if rid is not None:
                 key = (r.subset, rid, bool(v and v.correct))
                 got = same.get(key)
