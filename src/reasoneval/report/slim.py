@@ -67,21 +67,17 @@ class SlimTurn(Turn):
     __slots__ = ("verdict", "finish_reason", "prompt_tokens", "completion_tokens", "latency_s", "error",
                  "reasoning_tokens", "ttft_s", "reasoned", "_made", "was_cut_off")
     error: str | None  # a field here (``Turn.error`` asks the completion)
-
-    def __init__(self, c: Completion, verdict: Verdict | None, reasoned: bool, cut: bool = False) -> None:
-        self.verdict = verdict
-        self.finish_reason = c.finish_reason
-        self.prompt_tokens = c.usage.prompt_tokens
-        self.completion_tokens = c.usage.completion_tokens
-        self.latency_s = c.latency_s
-        self.error = c.error
-        self.reasoning_tokens = c.reasoning_tokens
-        self.ttft_s = c.ttft_s
-        #: the output carried reasoning (a separate reasoning field, or an inline section)
-        self.reasoned = reasoned
-        self._made: Completion | None = None  # ``completion``, made at the first ask (summaries ask many times)
-        #: the output was cut off (``core.response.cut_off``, read with its text)
-        self.was_cut_off = cut
+    finish_reason: str | None
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    latency_s: float | None
+    reasoning_tokens: int | None
+    ttft_s: float | None
+    #: the output carried reasoning (a separate reasoning field, or an inline section)
+    reasoned: bool
+    _made: TextlessCompletion | None  # ``completion``, made at the first ask (summaries ask many times)
+    #: the output was cut off (``core.response.cut_off``, read with its text)
+    was_cut_off: bool
 
     @property
     def cut_off(self) -> bool:
@@ -120,22 +116,10 @@ class SlimRow(ScoredRow, SlimTurn):
     before it, for multi-turn protocols)."""
 
     __slots__ = ("item_key", "subset", "sample", "earlier")
-
-    def __init__(self, item_key: str, subset: str, sample: int, c: Completion, verdict: Verdict | None,
-                 reasoned: bool, earlier: tuple[SlimTurn, ...] = (), cut: bool = False) -> None:
-        SlimTurn.__init__(self, c, verdict, reasoned, cut)
-        self.item_key = item_key
-        self.subset = subset
-        self.sample = sample
-        self.earlier = earlier
-
-    def then(self, c: Completion, verdict: Verdict | None, reasoned: bool, cut: bool = False) -> None:
-        """A later turn of this row: the present final turn moves to ``earlier``."""
-        before = SlimTurn.__new__(SlimTurn)
-        for name in SlimTurn.__slots__:
-            setattr(before, name, getattr(self, name))
-        self.earlier = (*self.earlier, before)
-        SlimTurn.__init__(self, c, verdict, reasoned, cut)
+    item_key: str
+    subset: str
+    sample: int
+    earlier: tuple[SlimTurn, ...]
 
     @classmethod
     def maker(cls, counts: Counts) -> Callable[[tuple[Any, ...], Verdict | None, Callable[[str, str], str]],
