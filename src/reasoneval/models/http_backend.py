@@ -1,10 +1,14 @@
-"""What every HTTP model backend shares: one aiohttp session, replicas, timeouts, retries, limiter, hedging.
+"""What every HTTP model backend shares: one HTTP client, replicas, timeouts, retries, limiter, hedging.
 
 A backend (OpenAI-compatible, Anthropic) subclasses :class:`HTTPBackend` and supplies only its headers and
 ``_read`` (one successful response -> :class:`Completion`); everything else is here, so no backend copies it.
 
-Measured choice: httpx's AsyncClient stalls around 40-50 requests/s under concurrency
-(encode/httpx#3215); aiohttp sustains >90% of ideal at 64 concurrent requests (bench/throughput.py).
+Measured choice: requests go through :mod:`.wire`, a lean HTTP/1.1 client of this project (a keep-alive pool per
+origin over ``asyncio.Protocol``, TLS, chunked and compressed bodies) that raises aiohttp's exception classes, so
+the error mapping of ``_once`` reads the same for both; per request it spends a fraction of aiohttp's CPU
+(``bench/cpu_per_request.py``, docs/scaling.md). httpx's AsyncClient stalls around 40-50 requests/s under
+concurrency (encode/httpx#3215); aiohttp sustains >90% of ideal at 64 concurrent requests (bench/throughput.py)
+and is still what lists a server's models (:mod:`.served`).
 
 Reliability (docs/reliability.md, "Scheduling and timeouts"): connect / read / total timeouts per attempt
 (:class:`HTTPOptions`); a request holds no slot (the limiter's nor the runner's) while it waits out a backoff
