@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import shutil
+import ssl
+import subprocess
 import zlib
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -300,3 +304,49 @@ def test_timeouts_and_a_refused_connection_have_aiohttp_classes_and_the_backend_
     read, refused = asyncio.run(go())
     assert "read timeout after 0.3s" in read, read
     assert "cannot reach" in refused and "ClientConnectorError" in refused, refused
+
+
+def _self_signed(tmp: Path) -> tuple[Path, Path]:
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl command to make a certificate")
+    cert, key = tmp / "cert.pem", tmp / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
+                    str(cert), "-days", "1", "-subj", "/CN=localhost", "-addext",
+                    "subjectAltName=DNS:localhost,IP:127.0.0.1"], check=True, capture_output=True)
+    return cert, key
+
+
+def test_tls_verifies_the_certificate_by_default_and_speaks_https(tmp_path: Path) -> None:
+    cert, key = _self_signed(tmp_path)
+    server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_ctx.load_cert_chain(cert, key)
+    peers: list[Any] = []
+
+    async def handler(request: web.Request) -> web.Response:
+        assert request.transport is not None and request.secure
+        peers.append(request.transport.get_extra_info("peername"))
+        return web.Response(body=gzip.compress(ANSWER), headers={"Content-Encoding": "gzip"})
+
+    async def go() -> None:
+        app = web.Application()
+        app.router.add_post("/{tail:.*}", handler)
+        server = TestServer(app, scheme="https")
+        await server.start_server(ssl=server_ctx)
+        url = str(server.make_url("/v1/chat/completions"))
+        assert url.startswith("https://")
+        default = _client()
+        trusting = Client({}, 10.0, 5.0, ssl_context=ssl.create_default_context(cafile=str(cert)))
+        try:
+            with pytest.raises(aiohttp.ClientConnectorCertificateError):  # a self-signed certificate: refused
+                async with default.post(url, b"{}"):
+                    pass
+            for _ in range(3):
+                async with trusting.post(url, b"{}") as resp:
+                    assert resp.status == 200 and await resp.read() == ANSWER
+        finally:
+            await default.close()
+            await trusting.close()
+            await server.close()
+
+    asyncio.run(go())
+    assert len(peers) == 3 and len(set(peers)) == 1

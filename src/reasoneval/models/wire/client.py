@@ -151,10 +151,11 @@ class RequestContext:
 
 
 class Client:
-    """POSTs bytes to URLs over kept-alive HTTP/1.1 connections (see the module docstring)."""
+    """POSTs bytes to URLs over kept-alive HTTP/1.1 connections (see the module docstring); ``ssl_context``: the
+    TLS settings of https URLs (None: the system's certificates, host names checked)."""
 
     def __init__(self, headers: dict[str, str], timeout_s: float | None, connect_timeout_s: float | None,
-                 read_timeout_s: float | None = None) -> None:
+                 read_timeout_s: float | None = None, ssl_context: ssl.SSLContext | None = None) -> None:
         given = {name.lower() for name in headers}
         defaults = {"Accept": "*/*", "Accept-Encoding": "gzip, deflate", "User-Agent": USER_AGENT}
         fields = {**{k: v for k, v in defaults.items() if k.lower() not in given}, **headers}
@@ -169,7 +170,7 @@ class Client:
         self.closed = False
         self._origins: dict[tuple[str, str, int], Origin] = {}
         self._targets: dict[str, tuple[Origin, bytes]] = {}
-        self._ssl: ssl.SSLContext | None = None
+        self._ssl = ssl_context  # None: ``ssl.create_default_context()`` at the first https URL
 
     def post(self, url: str, data: bytes) -> RequestContext:
         return RequestContext(self, url, data)
