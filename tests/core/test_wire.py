@@ -8,7 +8,9 @@ from __future__ import annotations
 import asyncio
 import gzip
 import shutil
+import socket
 import ssl
+import struct
 import subprocess
 import zlib
 from collections.abc import Awaitable, Callable
@@ -167,13 +169,17 @@ async def _request_head(reader: asyncio.StreamReader) -> bytes:
 OK = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(ANSWER), ANSWER)
 
 
-def test_a_kept_alive_connection_closed_by_the_server_is_retried_once_on_a_fresh_one() -> None:
+@pytest.mark.parametrize("how", ["close", "reset"])
+def test_a_kept_alive_connection_closed_by_the_server_is_retried_once_on_a_fresh_one(how: str) -> None:
     async def script(n: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await _request_head(reader)
         writer.write(OK)  # kept alive...
         await writer.drain()
         if n == 1:
-            await _request_head(reader)  # ... but the next request on it is never answered: closed
+            await _request_head(reader)  # ... but the next request on it is never answered: closed (or reset)
+            if how == "reset":
+                writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                                           struct.pack("ii", 1, 0))
             return
         while True:
             await _request_head(reader)

@@ -8,8 +8,10 @@ raises ``TimeoutError`` (plain, as aiohttp's total timeout); the *connect* timeo
 and TLS) and raises ``aiohttp.ConnectionTimeoutError``; the optional *read* timeout bounds each silence while a
 response is awaited or read and raises ``aiohttp.SocketTimeoutError``.
 
-A request sent on a kept-alive connection the server had closed meanwhile (nothing received) is sent once more on a
-fresh connection, as aiohttp does; on a fresh one the same is ``ServerDisconnectedError``.
+A request sent on a kept-alive connection the server had closed or reset meanwhile (nothing received) is sent once
+more on a fresh connection (aiohttp does so for idempotent methods; for a model request it is the same request sent
+again, as the backend's retry would); on a fresh one the same is ``ServerDisconnectedError`` (``ClientOSError`` for
+a reset).
 """
 
 from __future__ import annotations
@@ -98,14 +100,14 @@ class Origin:
         conn = self._idle() or await self.connect()
         try:
             return await conn.exchange(data)
-        except Disconnected:
+        except Disconnected as e:
             if not conn.reused:
-                raise aiohttp.ServerDisconnectedError() from None
+                raise e.error() from e.exc
         conn = await self.connect()  # the server had closed a kept-alive connection: once more, on a fresh one
         try:
             return await conn.exchange(data)
-        except Disconnected:
-            raise aiohttp.ServerDisconnectedError() from None
+        except Disconnected as e:
+            raise e.error() from e.exc
 
     def close(self) -> None:
         for conn in [*self.open, *self.idle]:

@@ -29,8 +29,18 @@ MAX_CHUNK_LINE = 4096
 
 
 class Disconnected(Exception):
-    """The server closed the connection before sending any byte of the response (the pool may retry once, on a
-    fresh connection, a request sent on a reused one)."""
+    """The server closed (or reset) the connection before sending any byte of the response: the pool sends a
+    request sent on a reused connection once more, on a fresh one; else it raises :meth:`error`."""
+
+    def __init__(self, exc: BaseException | None) -> None:
+        super().__init__(exc)
+        self.exc = exc
+
+    def error(self) -> aiohttp.ClientError:
+        """What aiohttp raises for it: ``ServerDisconnectedError`` (closed), ``ClientOSError`` (reset)."""
+        if isinstance(self.exc, OSError):
+            return aiohttp.ClientOSError(*self.exc.args)
+        return aiohttp.ServerDisconnectedError()
 
 
 class Connection(asyncio.Protocol):
@@ -94,7 +104,7 @@ class Connection(asyncio.Protocol):
         state = self._state
         if state == _HEAD:
             if not self._got:
-                err: BaseException = Disconnected() if exc is None else aiohttp.ClientOSError(*exc.args)
+                err: BaseException = Disconnected(exc)
             elif isinstance(exc, OSError):
                 err = aiohttp.ClientOSError(*exc.args)
             else:
