@@ -688,12 +688,19 @@ class HTTPBackend:
         """The hedge delay, the silence window before and after the answer started (stretched after abandoned
         attempts)."""
         hedge, abandon, streaming = self._base_windows()
-        if race.stretch == 1.0:
-            return hedge, abandon, streaming
         cap = self.opts.timeout_s
-        return (None if hedge is None else min(self.opts.hedge_max_s, hedge * race.stretch),
+        if race.stretch != 1.0:
+            hedge, abandon, streaming = (
+                None if hedge is None else min(self.opts.hedge_max_s, hedge * race.stretch),
                 None if abandon is None else min(cap, abandon * race.stretch),
                 None if streaming is None else min(cap, streaming * race.stretch))
+        # a silence window as long as the total timeout cannot end an attempt sooner than that timeout does: the
+        # timeout ends it (an abandonment armed for the same instant would race it, and win or lose by microseconds)
+        if abandon is not None and abandon >= cap:
+            abandon = None
+        if streaming is not None and streaming >= cap:
+            streaming = None
+        return hedge, abandon, streaming
 
     def _abandon(self, race: _Race, after: float, started: bool, now: float) -> None:
         opts = self.opts
