@@ -13,15 +13,20 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import aiohttp
 
 from .body import Body
 from .response import MAX_HEAD, ProtocolError, Response, parse_head
 
-if TYPE_CHECKING:
-    from .client import Origin
+
+class Pool(Protocol):
+    """What a connection tells its pool (:class:`~.client.Origin`)."""
+
+    def forget(self, conn: Connection) -> None: ...
+
+    def give_back(self, conn: Connection) -> None: ...
 
 _IDLE, _HEAD, _LENGTH, _CHUNKED, _UNTIL_CLOSE, _DONE = range(6)
 _CHUNK_SIZE, _CHUNK_DATA, _CHUNK_CRLF, _TRAILER = range(4)
@@ -47,7 +52,7 @@ class Connection(asyncio.Protocol):
     __slots__ = ("origin", "transport", "closed", "reused", "idle_since", "_state", "_buf", "_head", "_resp",
                  "_body", "_left", "_chunk", "_keep", "_got", "_exc", "_read_timeout", "_timer", "_last", "_no_body")
 
-    def __init__(self, origin: Origin, read_timeout: float | None) -> None:
+    def __init__(self, origin: Pool, read_timeout: float | None) -> None:
         self.origin = origin
         self.transport: asyncio.Transport | None = None
         self.closed = False

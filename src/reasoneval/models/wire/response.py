@@ -4,14 +4,19 @@ backends read: the subset of ``aiohttp.ClientResponse`` this project uses (``sta
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, overload
+from typing import Protocol, overload
 
 import aiohttp
 
 from .body import Body
 
-if TYPE_CHECKING:
-    from .connection import Connection
+
+class Connection(Protocol):
+    """What a response tells its connection (:class:`~.connection.Connection`)."""
+
+    def release(self, resp: Response) -> None: ...
+
+    def close(self) -> None: ...
 
 MAX_HEAD = 64 * 1024  # bytes of a response head (status line + headers) at most
 MAX_HEADERS = 128
