@@ -15,14 +15,13 @@ import os
 import time
 from typing import Any
 
-import aiohttp
-
 from ..core.safetext import redact_secrets, storable
 from ..core.values import Completion, GenParams, Prompt
 from .base import ModelError
 from .http_backend import HTTPBackend, HTTPOptions, stream_rejected
 from .limits import SSEReader, read_body
 from .validate import Reading, ResponseRejected, usage_of
+from .wire import Response
 
 API_VERSION = "2023-06-01"
 MIN_BUDGET = 1024
@@ -97,7 +96,7 @@ class AnthropicBackend(HTTPBackend):
         body.update(extra)
         return body
 
-    async def _read(self, resp: aiohttp.ClientResponse, replica: Any, t0: float,
+    async def _read(self, resp: Response, replica: Any, t0: float,
                     body: dict[str, Any]) -> Completion:
         if body.get("stream") and resp.content_type == "text/event-stream":
             return await self._read_stream(resp, t0)
@@ -131,7 +130,7 @@ class AnthropicBackend(HTTPBackend):
         elif block.get("type") == "thinking":
             r.add(block.get("thinking"), reasoning=True)
 
-    async def _read_stream(self, resp: aiohttp.ClientResponse, t0: float) -> Completion:
+    async def _read_stream(self, resp: Response, t0: float) -> Completion:
         r = Reading(self.opts.limits.max_chars, streamed=True)
         usage: dict[str, Any] = {}
         ttft: float | None = None

@@ -1,10 +1,14 @@
-"""What every HTTP model backend shares: one aiohttp session, replicas, timeouts, retries, limiter, hedging.
+"""What every HTTP model backend shares: one HTTP client, replicas, timeouts, retries, limiter, hedging.
 
 A backend (OpenAI-compatible, Anthropic) subclasses :class:`HTTPBackend` and supplies only its headers and
 ``_read`` (one successful response -> :class:`Completion`); everything else is here, so no backend copies it.
 
-Measured choice: httpx's AsyncClient stalls around 40-50 requests/s under concurrency
-(encode/httpx#3215); aiohttp sustains >90% of ideal at 64 concurrent requests (bench/throughput.py).
+Measured choice: requests go through :mod:`.wire`, a lean HTTP/1.1 client of this project (a keep-alive pool per
+origin over ``asyncio.Protocol``, TLS, chunked and compressed bodies) that raises aiohttp's exception classes, so
+the error mapping of ``_once`` reads the same for both; per request it spends a fraction of aiohttp's CPU
+(``bench/cpu_per_request.py``, docs/scaling.md). httpx's AsyncClient stalls around 40-50 requests/s under
+concurrency (encode/httpx#3215); aiohttp sustains >90% of ideal at 64 concurrent requests (bench/throughput.py)
+and is still what lists a server's models (:mod:`.served`).
 
 Reliability (docs/reliability.md, "Scheduling and timeouts"): connect / read / total timeouts per attempt
 (:class:`HTTPOptions`); a request holds no slot (the limiter's nor the runner's) while it waits out a backoff
@@ -40,7 +44,7 @@ import aiohttp
 
 from ..core.safetext import redact, register_secret, server_text
 from ..core.values import Completion
-from . import progress
+from . import progress, wire
 from .base import ModelError
 from .limits import ResponseLimits, SSEReader, read_capped
 from .ratelimit import AdaptiveLimiter, Lease, current_lease
@@ -151,7 +155,7 @@ def parse_retry_after(value: str | None) -> float | None:
         return None
 
 
-async def sse_events(resp: aiohttp.ClientResponse, limits: ResponseLimits | None = None) -> Any:
+async def sse_events(resp: wire.Response, limits: ResponseLimits | None = None) -> Any:
     """The ``data:`` payloads of a server-sent-events response as JSON objects (``[DONE]`` ends it), within
     ``limits``; :class:`~.limits.SSEReader` also tells whether ``[DONE]`` came."""
     async for event in SSEReader(resp, limits or ResponseLimits()):
@@ -236,7 +240,7 @@ class HTTPBackend:
         self.max_concurrency = concurrency
         self.opts = options or HTTPOptions()
         self.limiter = AdaptiveLimiter(concurrency)
-        self._session: aiohttp.ClientSession | None = None
+        self._client: wire.Client | None = None
         self._rng = random.Random()
         self._latencies: deque[float] = deque(maxlen=256)  # times to first byte of copies (see ``_p99``)
         self._latency_count = 0  # samples recorded so far
@@ -261,13 +265,13 @@ class HTTPBackend:
     def _headers(self) -> dict[str, str]:
         return {"Content-Type": "application/json"}
 
-    async def _read(self, resp: aiohttp.ClientResponse, replica: Replica, t0: float,
+    async def _read(self, resp: wire.Response, replica: Replica, t0: float,
                     body: dict[str, Any]) -> Completion:
         """One successful (2xx) response as a Completion; one that is not an answer raises
         :class:`~.validate.ResponseRejected` (see :mod:`.validate` for the rule, :mod:`.limits` for the sizes)."""
         raise NotImplementedError
 
-    async def _read_checked(self, resp: aiohttp.ClientResponse, replica: Replica, t0: float,
+    async def _read_checked(self, resp: wire.Response, replica: Replica, t0: float,
                             body: dict[str, Any]) -> Completion:
         """``_read``, where any failure to make an answer of the response is a :class:`Retryable` attempt:
         a rejected response (malformed, incomplete, oversized) and also whatever else reading it raised (a
@@ -283,22 +287,17 @@ class HTTPBackend:
                             f"{str(e)[:120]}") from e
 
     # ---- shared machinery
-    async def _get_session(self) -> aiohttp.ClientSession:
-        if self._session is None or self._session.closed:
-            conn = aiohttp.TCPConnector(limit=0, ttl_dns_cache=300)
+    def _get_client(self) -> wire.Client:
+        if self._client is None or self._client.closed:
             opts = self.opts
-            self._session = aiohttp.ClientSession(
-                headers=self._headers(), connector=conn,
-                # no read timeout unless one is asked for: a read silent for the total time can only come after
-                # the total timeout (which starts earlier), and aiohttp re-arms a read timer at every chunk
-                timeout=aiohttp.ClientTimeout(total=opts.timeout_s, sock_connect=opts.connect_timeout_s,
-                                              sock_read=opts.read_timeout_s),
-                json_serialize=json.dumps)
-        return self._session
+            # no read timeout unless one is asked for: a read silent for the total time can only come after the
+            # total timeout (which starts earlier)
+            self._client = wire.Client(self._headers(), opts.timeout_s, opts.connect_timeout_s, opts.read_timeout_s)
+        return self._client
 
     async def aclose(self) -> None:
-        if self._session is not None and not self._session.closed:
-            await self._session.close()
+        if self._client is not None and not self._client.closed:
+            await self._client.close()
 
     def _pick(self, avoid: Replica | None) -> Replica:
         if len(self.replicas) == 1:
@@ -311,12 +310,11 @@ class HTTPBackend:
         return self._rng.choice([replica for replica in healthy if replica.outstanding == least])
 
     async def _once(self, replica: Replica, path: str, body: dict[str, Any]) -> Completion:
-        session = await self._get_session()
+        client = self._client if self._client is not None and not self._client.closed else self._get_client()
         t0 = time.monotonic()
         try:
-            data = body.data if isinstance(body, RequestBody) else None
-            async with (session.post(replica.url + path, data=data, allow_redirects=False) if data is not None else
-                        session.post(replica.url + path, json=body, allow_redirects=False)) as resp:
+            data = body.data if isinstance(body, RequestBody) else json.dumps(body).encode()
+            async with client.post(replica.url + path, data) as resp:  # (redirects are never followed)
                 if resp.status in RETRYABLE_STATUS:
                     await read_capped(resp, ERROR_BODY_BYTES)  # drained (bounded) so the connection is reused
                     raise Retryable(f"HTTP {resp.status} from {replica.url}",
@@ -335,7 +333,7 @@ class HTTPBackend:
                     return Completion(error=f"HTTP {resp.status} from {replica.url}: {snippet}",
                                       latency_s=time.monotonic() - t0)
                 return await self._read_checked(resp, replica, t0, body)
-        except TimeoutError as e:  # aiohttp's connect/read timeouts are TimeoutErrors too
+        except TimeoutError as e:  # the connect/read timeouts (aiohttp's classes) are TimeoutErrors too
             opts = self.opts
             kind = ("connect" if "connect" in e.__class__.__name__.lower() else "read" if isinstance(
                 e, aiohttp.ClientError) else "total")
@@ -690,12 +688,19 @@ class HTTPBackend:
         """The hedge delay, the silence window before and after the answer started (stretched after abandoned
         attempts)."""
         hedge, abandon, streaming = self._base_windows()
-        if race.stretch == 1.0:
-            return hedge, abandon, streaming
         cap = self.opts.timeout_s
-        return (None if hedge is None else min(self.opts.hedge_max_s, hedge * race.stretch),
+        if race.stretch != 1.0:
+            hedge, abandon, streaming = (
+                None if hedge is None else min(self.opts.hedge_max_s, hedge * race.stretch),
                 None if abandon is None else min(cap, abandon * race.stretch),
                 None if streaming is None else min(cap, streaming * race.stretch))
+        # a silence window as long as the total timeout cannot end an attempt sooner than that timeout does: the
+        # timeout ends it (an abandonment armed for the same instant would race it, and win or lose by microseconds)
+        if abandon is not None and abandon >= cap:
+            abandon = None
+        if streaming is not None and streaming >= cap:
+            streaming = None
+        return hedge, abandon, streaming
 
     def _abandon(self, race: _Race, after: float, started: bool, now: float) -> None:
         opts = self.opts

@@ -19,8 +19,8 @@ Defaults (``reasoneval run --max-response-mb / --max-decoded-mb / --max-response
 A plain (non-streamed) body is held whole until it is parsed, so its memory is bounded by
 ``max_decoded_bytes`` (per request in flight: ``--concurrency`` hostile responses at once can hold that many
 times the limit); a streamed one is parsed event by event and holds only the text read so far (at most
-``max_chars``). Decompression itself is incremental (aiohttp inflates one network chunk at a time), so a bomb
-never expands past the limit by more than a chunk.
+``max_chars``). Decompression itself is incremental (:mod:`.wire.body` inflates at most 256 KiB at a time, as the
+reader asks), so a bomb never expands past the limit by more than that.
 """
 
 from __future__ import annotations
@@ -29,12 +29,13 @@ import json
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
-
-import aiohttp
+from typing import TYPE_CHECKING, Any
 
 from .progress import touch
 from .validate import ResponseRejected
+
+if TYPE_CHECKING:
+    from .wire import Response
 
 MiB = 1 << 20
 
@@ -64,16 +65,16 @@ def _mib(n: int) -> str:
     return f"{n / MiB:g} MiB" if n >= MiB else f"{n} bytes"
 
 
-def _check_size(resp: aiohttp.ClientResponse, decoded: int, limits: ResponseLimits) -> None:
+def _check_size(resp: Response, decoded: int, limits: ResponseLimits) -> None:
     if decoded > limits.max_decoded_bytes:
         raise ResponseRejected("oversized", f"body over {_mib(limits.max_decoded_bytes)} once decompressed "
                                             "(--max-decoded-mb)")
-    raw = getattr(resp.content, "total_raw_bytes", decoded)  # compressed bytes (aiohttp >= 3.12)
+    raw = getattr(resp.content, "total_raw_bytes", decoded)  # compressed bytes
     if isinstance(raw, int) and raw > limits.max_bytes:
         raise ResponseRejected("oversized", f"body over {_mib(limits.max_bytes)} (--max-response-mb)")
 
 
-def check_declared_length(resp: aiohttp.ClientResponse, limits: ResponseLimits) -> None:
+def check_declared_length(resp: Response, limits: ResponseLimits) -> None:
     """Refuse before reading a body whose declared ``Content-Length`` is over ``max_bytes``."""
     n = getattr(resp, "content_length", None)  # None: not declared (chunked, or an event stream)
     if n is not None and n > limits.max_bytes:
@@ -81,7 +82,7 @@ def check_declared_length(resp: aiohttp.ClientResponse, limits: ResponseLimits) 
                                             "(--max-response-mb)")
 
 
-async def read_body(resp: aiohttp.ClientResponse, limits: ResponseLimits) -> bytes:
+async def read_body(resp: Response, limits: ResponseLimits) -> bytes:
     """The whole (decompressed) body, read chunk by chunk and refused as soon as it passes a limit."""
     check_declared_length(resp, limits)
     n = getattr(resp, "content_length", None)
@@ -100,7 +101,7 @@ async def read_body(resp: aiohttp.ClientResponse, limits: ResponseLimits) -> byt
     return bytes(buf)
 
 
-async def read_capped(resp: aiohttp.ClientResponse, n: int) -> bytes:
+async def read_capped(resp: Response, n: int) -> bytes:
     """At most ``n`` bytes of the body (an error body: the rest is never read, the connection is dropped)."""
     buf = bytearray()
     async for chunk in resp.content.iter_any():
@@ -137,7 +138,7 @@ class SSEReader:
     (a hostile server can send one endless line: it stops at ``max_decoded_bytes``). Every chunk received is
     reported to the request's progress (:func:`touch`), which is what the scheduler's silence windows watch."""
 
-    def __init__(self, resp: aiohttp.ClientResponse, limits: ResponseLimits) -> None:
+    def __init__(self, resp: Response, limits: ResponseLimits) -> None:
         self.resp = resp
         self.limits = limits
         self.done = False

@@ -1,4 +1,4 @@
-"""OpenAI-compatible chat/completions over HTTP (aiohttp), across one or more replicas.
+"""OpenAI-compatible chat/completions over HTTP (:mod:`.wire`), across one or more replicas.
 
 Transport, retries, limiter and hedging are shared with the other HTTP backends (:mod:`.http`). Here: the
 request body (generation controls, ``reasoning_effort``, ``--extra-body``) and the response: the answer in
@@ -16,8 +16,6 @@ import os
 import time
 from dataclasses import dataclass
 from typing import Any
-
-import aiohttp
 
 from ..core.response import AnswerWatch
 from ..core.safetext import redact_secrets, storable
@@ -38,6 +36,7 @@ from .http_backend import (  # noqa: F401 - re-exported: the names this module h
 )
 from .limits import SSEReader, read_body
 from .validate import Reading, ResponseRejected, token_count, usage_of
+from .wire import Response
 
 MESSAGES_KEPT = 4096  # prompts whose encoded messages are kept (``OpenAICompatBackend._encoded``)
 
@@ -75,8 +74,7 @@ class OpenAICompatBackend(HTTPBackend):
         from .served import served_ids
 
         headers = {name: value for name, value in self._headers().items() if name != "Content-Type"}
-        self.served_id = await served_ids(await self._get_session(), self.model,
-                                          [replica.url for replica in self.replicas], headers,
+        self.served_id = await served_ids(self.model, [replica.url for replica in self.replicas], headers,
                                           min(10.0, self.opts.timeout_s))
 
     def _headers(self) -> dict[str, str]:
@@ -116,7 +114,7 @@ class OpenAICompatBackend(HTTPBackend):
             body.pop("max_tokens", None)
         return body
 
-    async def _read(self, resp: aiohttp.ClientResponse, replica: Any, t0: float,
+    async def _read(self, resp: Response, replica: Any, t0: float,
                     body: dict[str, Any]) -> Completion:
         chat = "messages" in body
         limits = self.opts.limits
@@ -151,7 +149,7 @@ class OpenAICompatBackend(HTTPBackend):
         reading.accept()
         return self._completion(reading, time.monotonic() - t0, None, extras)
 
-    async def _read_stream(self, resp: aiohttp.ClientResponse, t0: float, chat: bool) -> Completion:
+    async def _read_stream(self, resp: Response, t0: float, chat: bool) -> Completion:
         reading = Reading(self.opts.limits.max_chars, streamed=True)
         extras = Extras()
         ttft: float | None = None

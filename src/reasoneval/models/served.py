@@ -5,6 +5,9 @@ when the server lists it (vLLM's ``--served-model-name``, an OpenAI model), else
 llama.cpp server lists its model file or ``--alias`` whatever name a request gives). Replicas that serve
 different models are one ``ModelError`` line. A server without ``/models`` (or one that lists several models,
 none of them the name) leaves the id unknown: the run is then identified by the name alone.
+
+Asked once per run, with an aiohttp session of its own (closed at once); the model requests themselves go through
+the lean client of :mod:`.wire`.
 """
 
 from __future__ import annotations
@@ -44,11 +47,11 @@ async def _listing(session: aiohttp.ClientSession, url: str, headers: dict[str, 
         return None
 
 
-async def served_ids(session: aiohttp.ClientSession, name: str, urls: list[str], headers: dict[str, str],
-                     timeout: float = 10.0) -> str | None:
+async def served_ids(name: str, urls: list[str], headers: dict[str, str], timeout: float = 10.0) -> str | None:
     """The one model id the replicas at ``urls`` serve for ``name`` (None: unknown); ``ModelError`` when two
     replicas name different models."""
-    got = await asyncio.gather(*(_listing(session, u, headers, timeout) for u in urls))
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        got = await asyncio.gather(*(_listing(session, u, headers, timeout) for u in urls))
     ids = {u: pick(name, g) for u, g in zip(urls, got, strict=True)}
     known = {i for i in ids.values() if i is not None}
     if len(known) > 1:
