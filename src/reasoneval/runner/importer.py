@@ -38,7 +38,8 @@ from ..store.imported import (
 )
 from ..store.sqlite import RunStore
 from .engine import SCORER
-from .rescore_outside import OutsideScores, StartedOutside, gc_paused, score_outside, start_outside
+from .gcquiet import paused
+from .rescore_outside import OutsideScores, StartedOutside, score_outside, start_outside
 from .spec import RunSpec
 
 
@@ -213,7 +214,7 @@ def _import_streamed(bench: Benchmark, store: RunStore, rows: Iterable[OutsideRo
         it = iter(rows)
         # the rows are acyclic, freed by reference counting as they are staged: the cyclic collector, which would
         # walk every row held each time it ran (a third of the reading time), is paused while they are read
-        with gc_paused():
+        with paused():
             # each chunk's verdicts are started (SymPy works on them in the background) while the next chunks are
             # read; the oldest is finished and staged once CHUNKS_STARTED are waiting (memory stays bounded)
             while chunk := list(islice(it, CHUNK_ROWS)):

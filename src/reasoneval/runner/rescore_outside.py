@@ -14,12 +14,10 @@ is read) supplies a ``batch_scorer``; the verdicts are the same.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import copy
-import gc
 import typing
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +26,7 @@ from ..core.errors import DataError
 from ..core.response import Response
 from ..core.values import Completion, Prompt, Verdict
 from ..models.base import ModelBackend
+from .gcquiet import paused
 from .lifecycle import serving
 from .session import JUDGE_PARAMS, Ask, ScoringSession
 from .verdict_of import response_of
@@ -73,7 +72,7 @@ def start_outside(bench: Benchmark, rows: Iterable[OutsideRow | DataError]) -> S
     got = started.got
     # Bulk JSON decoding allocates millions of acyclic objects; the cyclic collector would repeatedly traverse
     # them for nothing (reference counting frees them), so it is paused while the rows are read.
-    with gc_paused():
+    with paused():
         try:
             for row in rows:
                 if isinstance(row, DataError):
@@ -94,18 +93,6 @@ def start_outside(bench: Benchmark, rows: Iterable[OutsideRow | DataError]) -> S
     return started
 
 
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused (bulk work on acyclic rows: reference counting frees them)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 @dataclass
 class StartedOutside:
     """Rows read and their verdicts started (:func:`start_outside`), not yet finished."""
@@ -122,7 +109,7 @@ class StartedOutside:
         ``options["judge"]``: a loaded judge backend or None; it is closed here."""
         got, sessions, views = self.got, self.sessions, self.views
         try:
-            with gc_paused():
+            with paused():
                 got.verdicts = [[finish() for finish in finishers] for finishers in self.pending]
         finally:
             if self.batch is not None:
