@@ -163,7 +163,8 @@ def test_terminal_tables_on_a_real_terminal_collapse_or_widen_without_cropping(
     def terminal(width: int = 60, **_: object) -> Console:
         return Console(file=out, force_terminal=True, width=width, color_system=None)
 
-    monkeypatch.setattr(render, "Console", terminal)
+    # the renderer imports Rich when it draws (file formats never load it): every console it makes is this one
+    monkeypatch.setattr("rich.console.Console", terminal)
     cols = ["model", "category", "tag", "rules", "n", "correct", "accuracy", "worst rule", "best rule"]
     row = ["llamacpp/default", "operation", "Basic Level", 1, 10, 0, 0.0, 0.0, 12.5]
     render.to_terminal([Table("wide", cols, [row]), Table("narrow", ["a", "b"], [["one two three", "x"]])])
