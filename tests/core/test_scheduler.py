@@ -328,8 +328,9 @@ def test_hung_requests_are_abandoned_within_a_few_p99_and_retried(tmp_path: Path
     assert res.errors == 0 and st["ok"] == 120
     assert st["hangforever"] >= 5 and backend.abandoned == st["hangforever"]
     assert st["requests"] == 120 + st["hangforever"]  # each hung prompt was sent exactly once more
-    p99 = backend._p99()
-    assert p99 is not None and p99 < 0.5
+    # one time-to-first-byte sample per answered copy: a hung copy (abandoned, never a byte) never enters the p99
+    # (a bound on the p99 itself measured the machine's load: 0.6 s at load ~4, ~0.06 s when quiet)
+    assert backend._latency_count == st["ok"] and backend._p99() is not None
     assert elapsed < 10, elapsed  # measured ~2 s; one 600 s timeout would be the whole budget
 
 
