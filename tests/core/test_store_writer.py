@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from reasoneval.core.values import Completion, Outcome, Prompt, Usage, Verdict
+from reasoneval.store import writer
 from reasoneval.store.errors import StoreError
 from reasoneval.store.sqlite import RunStore
 
@@ -95,3 +96,32 @@ def test_one_prompt_is_stored_once_across_batches(tmp_path: Path) -> None:
         assert db.execute("SELECT COUNT(*) FROM prompts").fetchone()[0] == 10
         assert db.execute("SELECT COUNT(DISTINCT prompt_hash) FROM completions").fetchone()[0] == 10
     assert {c.prompt.messages[0].content for c in store.completions("r1")} == {f"q{i}" for i in range(10)}
+
+
+def _one_per_turn(store: RunStore, n: int, spacing_s: float) -> None:
+    """``n`` completions stored one at a time, ``spacing_s`` apart (answers arriving one by one), all awaited."""
+    async def go() -> None:
+        async def one(i: int) -> None:
+            await asyncio.sleep(i * spacing_s)
+            await store.aput_completion("r1", f"k{i}", 0, 0, "answer", "s", Prompt.chat(f"q{i}"), f"key{i}",
+                                        Completion(f"answer {i}", "stop", Usage(3, 4), 0.1))
+
+        await asyncio.gather(*(one(i) for i in range(n)))
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("gather_s, spacing_s, batches", [(0.5, 0.002, (1, 1)), (0.0, 0.05, (4, 8))])
+def test_completions_arriving_one_by_one_share_a_commit_within_the_gather_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gather_s: float, spacing_s: float,
+        batches: tuple[int, int]) -> None:
+    # the writer, woken by the first, waits GATHER_S before it commits: 8 answers 2 ms apart are one transaction
+    # (and one wake-up of the loop) with a 0.5 s gather; without it, answers 50 ms apart are committed one by one
+    # (at least 4 commits of the 8, allowing for a writer thread slowed by a loaded machine)
+    monkeypatch.setattr(writer, "GATHER_S", gather_s)
+    store = RunStore(tmp_path / "s.db")
+    store.upsert_run("r1", "b", "*", "m", "model", {})
+    _one_per_turn(store, 8, spacing_s)
+    assert store._writer is not None and batches[0] <= store._writer.batches <= batches[1]
+    store.close_writer()
+    assert store.count("r1") == 8
